@@ -1,0 +1,102 @@
+/**
+ * The engine's internal model: what the find/reach stages hand to the analyse/plan/rewrite
+ * stages. Stage modules:
+ *   find/     legacy request sites and handler registrations in a ts-morph SourceFile
+ *   reach/    which handlers reach which sites (through helpers, across files), non-handler contexts
+ *   rewrite/  handler (and helper) transformation into MRTR form, codec module, verify wiring
+ *   migrate.ts orchestration: discovery, pre-filter, project, v1->v2, verify, restore, report
+ */
+import type { LegacyMethod, MrtrMethod, NonHandlerContext, RequestKind } from '@mcp-mrtr/surface';
+import type { CallExpression, Node, NewExpression, SourceFile, ThrowStatement } from 'ts-morph';
+
+/** How the legacy request was spelled. */
+export type SiteShape =
+  /** `server.elicitInput(params)`, `mcp.server.createMessage(params)`, `this.server.listRoots()` */
+  | 'server-method'
+  /** `extra.sendRequest({ method, params }, Schema)` or destructured `sendRequest(...)` */
+  | 'send-request'
+  /** `server.request({ method, params }, Schema)` */
+  | 'server-request'
+  /** v2 `ctx.mcpReq.elicitInput(params)` / `ctx.mcpReq.requestSampling(params)` */
+  | 'ctx-method'
+  /** v2 `ctx.mcpReq.send({ method, params })` */
+  | 'ctx-send'
+  /** an alias: `const ask = server.elicitInput.bind(server); ask(params)`, destructured method */
+  | 'alias-call'
+  /** `throw new UrlElicitationRequiredError([...])` */
+  | 'url-elicitation-error'
+  /** `server.createElicitationCompletionNotifier(id)` */
+  | 'completion-notifier'
+  /** a hand-built JSON-RPC request object with a legacy method sent by server code */
+  | 'raw-jsonrpc';
+
+export interface Site {
+  /** Stable id within a run: `<path>:<line>:<column>`. */
+  id: string;
+  sourceFile: SourceFile;
+  /** The call (or `throw`/`new`) node in the source. */
+  node: CallExpression | NewExpression | ThrowStatement;
+  method: LegacyMethod;
+  kind: RequestKind;
+  shape: SiteShape;
+  /** The params expression (`{ message, requestedSchema }`, `{ messages, maxTokens }`), when present. */
+  params?: Node;
+  /** Whether the call is directly awaited (`await x.elicitInput(...)`). */
+  awaited: boolean;
+  /** Name of the variable/parameter/return that receives the answer, for the wire key. */
+  receiverName?: string;
+  line: number;
+  column: number;
+}
+
+export type HandlerRegistration =
+  | 'registerTool'
+  | 'tool'
+  | 'registerPrompt'
+  | 'prompt'
+  | 'registerResource'
+  | 'resource'
+  | 'setRequestHandler';
+
+export interface Handler {
+  /** The function node that serves the request (arrow, function expression, method, declaration). */
+  fn: Node;
+  method: MrtrMethod;
+  registration: HandlerRegistration;
+  /** Tool/prompt/resource name when it is a literal, for reports and `bind`. */
+  name?: string;
+  /** The registration call. */
+  registrationCall: CallExpression;
+  sourceFile: SourceFile;
+  /**
+   * For low-level `setRequestHandler(CallToolRequestSchema, ...)` with a `switch (request.params.name)`
+   * or a map of tool functions: the per-tool functions that the dispatcher calls.
+   */
+  dispatchTargets?: Node[];
+}
+
+/** One function-call edge on the way from a handler to a site. */
+export interface CallPathStep {
+  /** The call expression in the caller. */
+  call: CallExpression;
+  /** The function declaration/expression that is called. */
+  callee: Node;
+}
+
+export interface Reach {
+  site: Site;
+  /** Handlers that reach the site (directly or through helpers). */
+  handlers: Array<{ handler: Handler; path: CallPathStep[] }>;
+  /** Non-handler contexts that reach it; any entry means the site cannot be fully migrated. */
+  nonHandlerContexts: Array<{ context: NonHandlerContext; node: Node; description: string }>;
+}
+
+/** A decision about one site, produced by analyse/plan, consumed by rewrite and report. */
+export interface SiteDecision {
+  site: Site;
+  status: 'migrated' | 'flagged';
+  reason?: string;
+  advice?: string;
+  /** Wire key chosen for the request (when migrated). */
+  key?: string;
+}

@@ -1,0 +1,90 @@
+/**
+ * Public result types of the migration engine. The CLI, the jscodeshift entry, the reports
+ * (text, JSON, SARIF) and the benchmarks consume only these.
+ */
+import type { LegacyMethod, RequestKind } from '@mcp-mrtr/surface';
+
+export type SiteStatus = 'migrated' | 'flagged';
+
+export interface SiteResult {
+  /** 1-based line of the legacy call in the ORIGINAL file. */
+  line: number;
+  /** 1-based column of the legacy call in the ORIGINAL file. */
+  column: number;
+  /** Wire method of the legacy request, e.g. `elicitation/create`; `serving` for transport rewrites. */
+  method: LegacyMethod | 'serving' | 'session-state' | 'test-mock';
+  kind?: RequestKind;
+  status: SiteStatus;
+  /** Why the site was flagged (always set when flagged), or a note on how it was migrated. */
+  reason?: string;
+  /** Advice for a person: what to do instead. */
+  advice?: string;
+  /** Name of the enclosing handler (tool/prompt/resource name) when known. */
+  handler?: string;
+  /** Source text of the call, abbreviated. */
+  snippet?: string;
+}
+
+export type FileStatus =
+  /** rewritten completely */
+  | 'changed'
+  /** no legacy site, nothing changed */
+  | 'unchanged'
+  /** legacy sites found, none could be migrated: only `@mcp-mrtr-todo` markers were added (or would be) */
+  | 'flagged'
+  /** could not be read/parsed/rewritten: left byte-identical */
+  | 'failed'
+  /** skipped on purpose (declaration file, ignored, binary) */
+  | 'skipped';
+
+export interface FileResult {
+  /** Absolute path. */
+  path: string;
+  status: FileStatus;
+  sites: SiteResult[];
+  /** Original text as read (undefined when unreadable). */
+  original?: string;
+  /** New text; equals `original` when nothing changed. */
+  output?: string;
+  /** Clear per-file error for `failed` / reason for `skipped`. */
+  error?: string;
+}
+
+export interface PackageJsonChange {
+  path: string;
+  removed: Record<string, string>;
+  added: Record<string, string>;
+  original: string;
+  output: string;
+}
+
+export interface MigrationSummary {
+  sitesFound: number;
+  sitesMigrated: number;
+  sitesFlagged: number;
+  filesChanged: number;
+  filesFailed: number;
+}
+
+export interface MigrationResult {
+  summary: MigrationSummary;
+  files: FileResult[];
+  packageJsonChanges: PackageJsonChange[];
+}
+
+export interface MigrateOptions {
+  /** Write changes to disk (default false: the caller decides what to do with `output`). */
+  write?: boolean;
+  /** tsconfig to load for type information; otherwise the nearest one, else syntactic mode. */
+  tsconfig?: string;
+  /** Environment variable the generated codec reads its HMAC key from. */
+  stateKeyEnv?: string;
+  /** Globs (relative to cwd) to ignore in discovery. */
+  ignore?: string[];
+  /** Also run the official v1-to-v2 codemod on v1 files (default true). */
+  upgradeV1?: boolean;
+  /** Progress callback (files processed / total). */
+  onProgress?: (done: number, total: number, path: string) => void;
+  /** Working directory for relative paths (default process.cwd()). */
+  cwd?: string;
+}

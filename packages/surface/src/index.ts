@@ -1,0 +1,329 @@
+/**
+ * The knowledge of MCP's API surface that both the codemod and the ESLint plugin rely on.
+ * Everything about names (legacy methods, SDK call shapes, schemas, registration APIs, target
+ * builders) lives here so that the two packages can never disagree.
+ */
+
+/** The three server-to-client requests that MCP 2026-07-28 removed from the push channel. */
+export type RequestKind = 'elicitation' | 'sampling' | 'roots';
+
+export type LegacyMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+export interface LegacyRequestInfo {
+  readonly kind: RequestKind;
+  readonly method: LegacyMethod;
+  /** Method name on v1 `Server` / v2 instance `server`. */
+  readonly serverMethod: string;
+  /** Method name on the v2 push-style `ctx.mcpReq`, where one exists. */
+  readonly ctxMethod?: string;
+  /** v1 result schema passed to `sendRequest` / `request`. */
+  readonly resultSchema: string;
+  /** v1/v2 result type name of the legacy answer. */
+  readonly resultType: string;
+  /** The `inputRequired` builder that replaces it (MRTR). */
+  readonly builder: string;
+  /** The `inputResponse(...)` kind the answer comes back as. */
+  readonly responseKind: 'elicit' | 'sampling' | 'roots';
+  /** Deprecated by SEP-2577 (still allowed, linted as a warning). */
+  readonly deprecated: boolean;
+  /** Client capability that must be declared for the request to be embedded. */
+  readonly capability: 'elicitation' | 'sampling' | 'roots';
+  /** Default wire key when no variable names the answer. */
+  readonly defaultKey: string;
+}
+
+export const LEGACY_REQUESTS: Readonly<Record<LegacyMethod, LegacyRequestInfo>> = {
+  'elicitation/create': {
+    kind: 'elicitation',
+    method: 'elicitation/create',
+    serverMethod: 'elicitInput',
+    ctxMethod: 'elicitInput',
+    resultSchema: 'ElicitResultSchema',
+    resultType: 'ElicitResult',
+    builder: 'inputRequired.elicit',
+    responseKind: 'elicit',
+    deprecated: false,
+    capability: 'elicitation',
+    defaultKey: 'elicitation',
+  },
+  'sampling/createMessage': {
+    kind: 'sampling',
+    method: 'sampling/createMessage',
+    serverMethod: 'createMessage',
+    ctxMethod: 'requestSampling',
+    resultSchema: 'CreateMessageResultSchema',
+    resultType: 'CreateMessageResult',
+    builder: 'inputRequired.createMessage',
+    responseKind: 'sampling',
+    deprecated: true,
+    capability: 'sampling',
+    defaultKey: 'sampling',
+  },
+  'roots/list': {
+    kind: 'roots',
+    method: 'roots/list',
+    serverMethod: 'listRoots',
+    resultSchema: 'ListRootsResultSchema',
+    resultType: 'ListRootsResult',
+    builder: 'inputRequired.listRoots',
+    responseKind: 'roots',
+    deprecated: true,
+    capability: 'roots',
+    defaultKey: 'roots',
+  },
+};
+
+export const LEGACY_METHODS = Object.keys(LEGACY_REQUESTS) as LegacyMethod[];
+
+export function isLegacyMethod(value: unknown): value is LegacyMethod {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(LEGACY_REQUESTS, value);
+}
+
+/** `server.elicitInput(...)` etc. on a v1 `Server`, `McpServer['server']` or v2 instance server. */
+export const SERVER_METHOD_TO_LEGACY: Readonly<Record<string, LegacyMethod>> = {
+  elicitInput: 'elicitation/create',
+  createMessage: 'sampling/createMessage',
+  listRoots: 'roots/list',
+};
+
+/** v2 push style: `ctx.mcpReq.elicitInput(...)`, `ctx.mcpReq.requestSampling(...)`. */
+export const CTX_MCPREQ_METHOD_TO_LEGACY: Readonly<Record<string, LegacyMethod>> = {
+  elicitInput: 'elicitation/create',
+  requestSampling: 'sampling/createMessage',
+};
+
+/** Generic senders that take `{ method, params }`: `extra.sendRequest`, `server.request`, `ctx.mcpReq.send`. */
+export const GENERIC_REQUEST_SENDERS = ['sendRequest', 'request', 'send'] as const;
+
+/** Result schema name → legacy method, for `sendRequest(req, ElicitResultSchema)`. */
+export const RESULT_SCHEMA_TO_LEGACY: Readonly<Record<string, LegacyMethod>> = {
+  ElicitResultSchema: 'elicitation/create',
+  CreateMessageResultSchema: 'sampling/createMessage',
+  CreateMessageResultWithToolsSchema: 'sampling/createMessage',
+  ListRootsResultSchema: 'roots/list',
+};
+
+/** Legacy URL-mode elicitation surface (2025): becomes an `inputRequired.elicitUrl` round. */
+export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
+export const URL_ELICITATION_ERROR_CODE = -32042;
+export const ELICITATION_COMPLETION_NOTIFIER = 'createElicitationCompletionNotifier';
+export const ELICITATION_COMPLETE_NOTIFICATION = 'notifications/elicitation/complete';
+export const ROOTS_LIST_CHANGED_NOTIFICATION = 'notifications/roots/list_changed';
+export const ROOTS_LIST_CHANGED_SCHEMA = 'RootsListChangedNotificationSchema';
+
+/** The only client requests whose handlers may return `input_required`. */
+export type MrtrMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+export const MRTR_METHODS: readonly MrtrMethod[] = ['tools/call', 'prompts/get', 'resources/read'];
+
+export function isMrtrMethod(value: unknown): value is MrtrMethod {
+  return typeof value === 'string' && (MRTR_METHODS as readonly string[]).includes(value);
+}
+
+/** Request schema names used with low-level `setRequestHandler(Schema, handler)`. */
+export const REQUEST_SCHEMA_TO_METHOD: Readonly<Record<string, string>> = {
+  CallToolRequestSchema: 'tools/call',
+  GetPromptRequestSchema: 'prompts/get',
+  ReadResourceRequestSchema: 'resources/read',
+  ListToolsRequestSchema: 'tools/list',
+  ListPromptsRequestSchema: 'prompts/list',
+  ListResourcesRequestSchema: 'resources/list',
+  ListResourceTemplatesRequestSchema: 'resources/templates/list',
+  CompleteRequestSchema: 'completion/complete',
+  SubscribeRequestSchema: 'resources/subscribe',
+  UnsubscribeRequestSchema: 'resources/unsubscribe',
+  SetLevelRequestSchema: 'logging/setLevel',
+  InitializeRequestSchema: 'initialize',
+  PingRequestSchema: 'ping',
+};
+
+/** Client-side request handlers: code that *answers* legacy requests, never a server-side site. */
+export const CLIENT_HANDLED_REQUEST_SCHEMAS = ['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema'];
+
+export interface RegistrationApi {
+  readonly method: MrtrMethod;
+  /** The handler is the last function argument. */
+  readonly handler: 'last-function';
+}
+
+/** `McpServer` high-level registration methods whose callback serves an MRTR-capable request. */
+export const REGISTRATION_APIS: Readonly<Record<string, RegistrationApi>> = {
+  registerTool: { method: 'tools/call', handler: 'last-function' },
+  tool: { method: 'tools/call', handler: 'last-function' },
+  registerPrompt: { method: 'prompts/get', handler: 'last-function' },
+  prompt: { method: 'prompts/get', handler: 'last-function' },
+  registerResource: { method: 'resources/read', handler: 'last-function' },
+  resource: { method: 'resources/read', handler: 'last-function' },
+};
+
+/** Low-level registration: `server.setRequestHandler(SchemaOrMethod, handler)`. */
+export const LOW_LEVEL_REGISTRATION = 'setRequestHandler';
+export const NOTIFICATION_REGISTRATION = 'setNotificationHandler';
+
+/** Callbacks of `ResourceTemplate` / `completable` that are *not* MRTR-capable. */
+export const NON_MRTR_TEMPLATE_CALLBACKS = ['list', 'complete'] as const;
+export const RESOURCE_TEMPLATE_CLASS = 'ResourceTemplate';
+export const COMPLETABLE_FUNCTION = 'completable';
+
+/**
+ * Contexts that have no MRTR form: a legacy request reached from one of them must be reported,
+ * never rewritten. Names are property/function names as they appear in code.
+ */
+export const NON_HANDLER_HOOK_PROPERTIES = ['oninitialized', 'onclose', 'onerror'] as const;
+export const TIMER_FUNCTIONS = ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'] as const;
+export const EVENT_EMITTER_METHODS = ['on', 'once', 'addListener', 'addEventListener', 'prependListener'] as const;
+export const HTTP_ROUTE_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'all', 'use'] as const;
+
+export type NonHandlerContext =
+  | 'lifecycle-hook'
+  | 'notification-handler'
+  | 'timer'
+  | 'event-emitter'
+  | 'http-route'
+  | 'non-mrtr-request-handler'
+  | 'detached-promise'
+  | 'module-scope'
+  | 'unreachable';
+
+/** Advice shown for a site that has no MRTR form, keyed by where it sits. */
+export const NON_HANDLER_ADVICE: Readonly<Record<NonHandlerContext, string>> = {
+  'lifecycle-hook':
+    'server-initiated requests in lifecycle hooks (oninitialized/onclose) have no MRTR form: ask inside the tools/call, prompts/get or resources/read handler that needs the answer, via inputRequired(...)',
+  'notification-handler':
+    'a notification handler cannot return input_required: move the request into the tool/prompt/resource handler that needs the answer (roots: ask with inputRequired.listRoots() there)',
+  timer:
+    'timers run outside any request: there is no client to ask; ask inside the handler that needs the answer, or drop the request',
+  'event-emitter':
+    'event listeners run outside any request: there is no client to ask; move the request into a tools/call, prompts/get or resources/read handler',
+  'http-route':
+    'an HTTP route is not an MCP request: it cannot return input_required; move the request into an MCP tool/prompt/resource handler',
+  'non-mrtr-request-handler':
+    'only tools/call, prompts/get and resources/read may return input_required; move the request into one of those handlers',
+  'detached-promise':
+    'a fire-and-forget request outlives the request that started it: make it part of the handler flow (await it) or remove it',
+  'module-scope':
+    'module-level code runs outside any request: ask inside a tools/call, prompts/get or resources/read handler instead',
+  unreachable:
+    'no tools/call, prompts/get or resources/read handler reaches this call: ask inside the handler that needs the answer, via inputRequired(...)',
+};
+
+/** Packages. */
+export const LEGACY_SDK_PACKAGE = '@modelcontextprotocol/sdk';
+export const TARGET_SERVER_PACKAGE = '@modelcontextprotocol/server';
+export const TARGET_SERVER_STDIO_ENTRY = '@modelcontextprotocol/server/stdio';
+export const TARGET_CLIENT_PACKAGE = '@modelcontextprotocol/client';
+export const TARGET_SERVER_VERSION = '^2.4.0';
+export const V2_PACKAGES = [
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/core',
+  '@modelcontextprotocol/node',
+  '@modelcontextprotocol/express',
+] as const;
+export const MCP_PACKAGE_PREFIX = '@modelcontextprotocol/';
+
+/** Server classes whose instances send legacy requests. */
+export const SERVER_CLASSES = ['Server', 'McpServer'] as const;
+/** v1 `McpServer` exposes the low-level server as `.server`. */
+export const MCP_SERVER_INNER_PROPERTY = 'server';
+/** Per-request context property that holds v2 request helpers. */
+export const CTX_MCPREQ_PROPERTY = 'mcpReq';
+
+/** The MRTR target API (`@modelcontextprotocol/server` 2.x). */
+export const TARGET = {
+  inputRequired: 'inputRequired',
+  inputResponse: 'inputResponse',
+  acceptedContent: 'acceptedContent',
+  createRequestStateCodec: 'createRequestStateCodec',
+  fromJsonSchema: 'fromJsonSchema',
+  inputRequiredResultType: 'InputRequiredResult',
+  resultTypeField: 'resultType',
+  inputRequiredValue: 'input_required',
+  inputRequestsField: 'inputRequests',
+  inputResponsesField: 'inputResponses',
+  requestStateField: 'requestState',
+  requestStateVerifyOption: 'verify',
+  clientCapabilitiesMetaKey: 'CLIENT_CAPABILITIES_META_KEY',
+  envelopeProperty: 'envelope',
+  createMcpHandler: 'createMcpHandler',
+  serveStdio: 'serveStdio',
+  /** `inputRequired.<builder>(...)` helpers. */
+  builders: {
+    elicit: 'elicitation/create',
+    elicitUrl: 'elicitation/create',
+    createMessage: 'sampling/createMessage',
+    listRoots: 'roots/list',
+  } as Readonly<Record<string, LegacyMethod>>,
+} as const;
+
+/** Default environment variable that holds the requestState HMAC key in generated code. */
+export const DEFAULT_STATE_KEY_ENV = 'MCP_REQUEST_STATE_KEY';
+export const MIN_STATE_KEY_BYTES = 32;
+export const DEFAULT_STATE_TTL_SECONDS = 600;
+
+/** Legacy serving shapes that only speak the 2025 era. */
+export const LEGACY_TRANSPORTS = ['StdioServerTransport', 'StreamableHTTPServerTransport', 'SSEServerTransport'] as const;
+
+/** Field names that look like secrets: never ask for them in form mode, never put them in state. */
+export const SENSITIVE_NAME_PATTERN =
+  /(pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth(orization)?[_-]?(code|header)?$|ssn|social[_-]?security|cvv|cvc|card[_-]?(number|no)|credit[_-]?card|iban|pin(code)?$|otp|session[_-]?id|cookie)/i;
+
+export function looksSensitive(name: string): boolean {
+  return SENSITIVE_NAME_PATTERN.test(name);
+}
+
+/** Sampling `includeContext` values deprecated with SEP-2577. */
+export const DEPRECATED_INCLUDE_CONTEXT = ['thisServer', 'allServers'] as const;
+
+/** Cache hint fields that must not appear on input_required results or MRTR resources. */
+export const CACHE_HINT_FIELDS = ['ttl', 'ttlMs', 'cacheTtl', 'maxAge', 'cacheControl', 'cache', 'etag', 'lastModified', 'immutable'] as const;
+
+/**
+ * Cheap text pre-filter: a file that contains none of these tokens cannot hold a legacy site.
+ * Must stay a superset of every name the full analysis looks for.
+ */
+export const CANDIDATE_TOKENS: readonly string[] = [
+  'elicitInput',
+  'createMessage',
+  'listRoots',
+  'requestSampling',
+  'sendRequest',
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+  URL_ELICITATION_ERROR,
+  ELICITATION_COMPLETION_NOTIFIER,
+];
+
+export function mayContainLegacySite(text: string): boolean {
+  for (const token of CANDIDATE_TOKENS) if (text.includes(token)) return true;
+  return false;
+}
+
+/** Tokens that make a file relevant to MRTR lint rules beyond legacy sites. */
+export const MRTR_TOKENS: readonly string[] = [
+  'inputRequired',
+  'input_required',
+  'requestState',
+  'inputResponses',
+  'inputResponse',
+  'acceptedContent',
+  'createRequestStateCodec',
+  'getClientCapabilities',
+];
+
+/** Human phrase for the MRTR form that replaces a legacy request. */
+export function replacementFor(method: LegacyMethod): string {
+  const info = LEGACY_REQUESTS[method];
+  switch (info.kind) {
+    case 'elicitation':
+      return 'return inputRequired({ inputRequests: { <key>: inputRequired.elicit({ message, requestedSchema }) } }) and read the answer with acceptedContent(ctx.mcpReq.inputResponses, <key>, schema) on the retry';
+    case 'sampling':
+      return 'return inputRequired({ inputRequests: { <key>: inputRequired.createMessage(params) } }) and read the answer with inputResponse(ctx.mcpReq.inputResponses, <key>) on the retry (sampling is deprecated by SEP-2577)';
+    case 'roots':
+      return 'return inputRequired({ inputRequests: { <key>: inputRequired.listRoots() } }) and read the answer with inputResponse(ctx.mcpReq.inputResponses, <key>) on the retry (roots are deprecated by SEP-2577)';
+  }
+}
+
+/** Marker comment placed above every site the codemod could not migrate. */
+export const TODO_MARKER = '@mcp-mrtr-todo';
+export const PROJECT_DOCS_BASE = 'https://github.com/mcp-mrtr/mcp-mrtr/blob/main';
