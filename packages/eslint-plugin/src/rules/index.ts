@@ -1,0 +1,27 @@
+import consistentInputKeys from './consistent-input-keys.js';
+import inputRequiredAllowedMethods from './input-required-allowed-methods.js';
+import noDeprecatedClientFeatures from './no-deprecated-client-features.js';
+import noEmptyInputRequired from './no-empty-input-required.js';
+import noInputRequiredCache from './no-input-required-cache.js';
+import noSecretsInRequestState from './no-secrets-in-request-state.js';
+import noSensitiveElicitation from './no-sensitive-elicitation.js';
+import noServerInitiatedRequests from './no-server-initiated-requests.js';
+import noSessionScopedClientState from './no-session-scoped-client-state.js';
+import noUnvalidatedInputResponses from './no-unvalidated-input-responses.js';
+import requireRequestStateBinding from './require-request-state-binding.js';
+import requireRequestStateVerification from './require-request-state-verification.js';
+
+export const rules = {
+  'no-server-initiated-requests': noServerInitiatedRequests,
+  'require-request-state-verification': requireRequestStateVerification,
+  'input-required-allowed-methods': inputRequiredAllowedMethods,
+  'no-empty-input-required': noEmptyInputRequired,
+  'consistent-input-keys': consistentInputKeys,
+  'no-unvalidated-input-responses': noUnvalidatedInputResponses,
+  'no-sensitive-elicitation': noSensitiveElicitation,
+  'no-secrets-in-request-state': noSecretsInRequestState,
+  'no-input-required-cache': noInputRequiredCache,
+  'no-deprecated-client-features': noDeprecatedClientFeatures,
+  'no-session-scoped-client-state': noSessionScopedClientState,
+  'require-request-state-binding': requireRequestStateBinding,
+};
