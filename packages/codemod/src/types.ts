@@ -35,7 +35,9 @@ export type FileStatus =
   /** could not be read/parsed/rewritten: left byte-identical */
   | 'failed'
   /** skipped on purpose (declaration file, ignored, binary) */
-  | 'skipped';
+  | 'skipped'
+  /** a new file the migration adds (e.g. the requestState codec module) */
+  | 'created';
 
 export interface FileResult {
   /** Absolute path. */

@@ -100,3 +100,31 @@ export interface SiteDecision {
   /** Wire key chosen for the request (when migrated). */
   key?: string;
 }
+
+/** Options the rewrite stage needs from the run. */
+export interface RewriteOptions {
+  /** Environment variable the generated codec reads its HMAC key from (default MCP_REQUEST_STATE_KEY). */
+  stateKeyEnv: string;
+  /** True when the project was loaded with a tsconfig and the type checker can be trusted. */
+  typeChecked: boolean;
+}
+
+/**
+ * Contract between orchestration (migrate.ts) and the rewrite stage (rewrite/index.ts):
+ *
+ *   rewriteHandlers(project, reaches, options): RewriteOutcome
+ *
+ * - receives every Reach found in the run (sites with the handlers/contexts reaching them);
+ * - rewrites in place, in the ts-morph project, every handler (and helper) it can migrate safely,
+ *   adds imports, creates/updates the codec module and wires `requestState: { verify }` into server
+ *   constructions;
+ * - never half-rewrites a handler: a handler it cannot prove safe is left untouched and all its
+ *   sites come back `flagged` with a specific reason;
+ * - does NOT add `@mcp-mrtr-todo` markers: orchestration adds them for every flagged decision after
+ *   the rewrite (markers are placed above the statement holding the site).
+ */
+export interface RewriteOutcome {
+  decisions: SiteDecision[];
+  /** Source files created by the rewrite (e.g. the codec module), absolute paths. */
+  createdFiles: string[];
+}
