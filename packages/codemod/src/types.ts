@@ -89,4 +89,9 @@ export interface MigrateOptions {
   onProgress?: (done: number, total: number, path: string) => void;
   /** Working directory for relative paths (default process.cwd()). */
   cwd?: string;
+  /**
+   * Text pre-filter (default true): only files containing a `CANDIDATE_TOKENS` token are parsed for
+   * sites. `false` analyses every file; the pre-filter test compares both and they must agree.
+   */
+  prefilter?: boolean;
 }
