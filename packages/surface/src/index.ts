@@ -292,6 +292,9 @@ export const CANDIDATE_TOKENS: readonly string[] = [
   'roots/list',
   URL_ELICITATION_ERROR,
   ELICITATION_COMPLETION_NOTIFIER,
+  // `sendRequest(req, ListRootsResultSchema)` / `server.request(req, CreateMessageResultSchema)`
+  // name the request only through the schema (capitalised, so the method tokens miss them).
+  ...Object.keys(RESULT_SCHEMA_TO_LEGACY),
 ];
 
 export function mayContainLegacySite(text: string): boolean {
@@ -327,3 +330,134 @@ export function replacementFor(method: LegacyMethod): string {
 /** Marker comment placed above every site the codemod could not migrate. */
 export const TODO_MARKER = '@mcp-mrtr-todo';
 export const PROJECT_DOCS_BASE = 'https://github.com/mcp-mrtr/mcp-mrtr/blob/main';
+
+/* ---- Tables used by the plugin's safety rules (no-sensitive-elicitation ... require-request-state-binding). ---- */
+
+/**
+ * Word-level secret detection. `SENSITIVE_NAME_PATTERN` is a substring match and therefore also
+ * hits `passengers`, `maxTokens`, `footprint` or `className`; the rules that report (rather than
+ * merely avoid) a field split names into words first (`apiKey` → api key, `card_number` → card number)
+ * and match these tables.
+ */
+export const SECRET_NAME_WORDS: readonly string[] = [
+  'password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'secret', 'secrets', 'token', 'tokens',
+  'apikey', 'credential', 'credentials', 'authorization', 'cvv', 'cvc', 'ssn', 'iban', 'otp', 'pin',
+  'pincode', 'cookie', 'cookies', 'privatekey', 'accesskey', 'bearer', 'jwt', 'mfa', 'totp',
+];
+/** Two consecutive words that together name a secret. */
+export const SECRET_NAME_WORD_PAIRS: readonly (readonly [string, string])[] = [
+  ['api', 'key'], ['access', 'key'], ['private', 'key'], ['secret', 'key'], ['signing', 'key'],
+  ['card', 'number'], ['card', 'no'], ['card', 'num'], ['credit', 'card'], ['security', 'code'],
+  ['session', 'id'], ['auth', 'code'], ['auth', 'header'], ['social', 'security'], ['one', 'time'],
+];
+/** Words that, next to a secret word, make the name ordinary (`maxTokens`, `pageToken`, `tokenCount`). */
+export const NON_SECRET_NEIGHBOUR_WORDS: readonly string[] = [
+  'max', 'min', 'num', 'count', 'limit', 'limits', 'usage', 'used', 'budget', 'page', 'next', 'prev',
+  'cursor', 'type', 'kind', 'expires', 'expiry', 'length', 'estimate', 'estimated', 'input', 'output',
+  'total', 'is', 'has', 'needs', 'requires', 'required', 'policy', 'strength', 'hint', 'hints', 'reset',
+  'rotation', 'progress', 'cancellation', 'mode', 'changed', 'change', 'url', 'uri', 'link', 'consent', 'banner',
+];
+
+/** Splits an identifier or a sentence into lower-case words (`apiKey`, `api_key`, `API-Key`, `Your API key`). */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase());
+}
+
+/** Cheap pre-check for what `SENSITIVE_NAME_PATTERN` misses (words separated by spaces, short forms). */
+const SECRET_HINT_PATTERN = /pwd|bearer|jwt|mfa|totp|one.?time|api.key|access.key|private.key|security.code|card.n|auth.code/i;
+
+/** A field name, title or description that asks for / holds a secret (word-level, fewer false hits). */
+export function looksSecret(nameOrText: string): boolean {
+  if (!looksSensitive(nameOrText) && !SECRET_HINT_PATTERN.test(nameOrText)) return false;
+  const words = nameWords(nameOrText);
+  const ordinary = (i: number) =>
+    NON_SECRET_NEIGHBOUR_WORDS.includes(words[i - 1] ?? '') || NON_SECRET_NEIGHBOUR_WORDS.includes(words[i + 1] ?? '');
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (SECRET_NAME_WORDS.includes(word) && !ordinary(i)) return true;
+    const next = words[i + 1];
+    if (next !== undefined && SECRET_NAME_WORD_PAIRS.some(([a, b]) => a === word && b === next)) return true;
+  }
+  return false;
+}
+
+/** JSON Schema `format` values that mark a form field as a secret. */
+export const SECRET_SCHEMA_FORMATS: readonly string[] = ['password'];
+/** Where a form elicitation's fields live: JSON Schema / zod. */
+export const REQUESTED_SCHEMA_FIELD = 'requestedSchema';
+export const ELICITATION_MODE_FIELD = 'mode';
+export const ELICITATION_URL_MODE = 'url';
+/** `inputRequired.<builder>` that asks in form mode, and the URL-mode builder to use for secrets. */
+export const FORM_ELICIT_BUILDER = 'elicit';
+export const URL_ELICIT_BUILDER = 'elicitUrl';
+/** Schema builders whose object argument is the field map (`z.object({...})`, `fromJsonSchema({...})`). */
+export const ZOD_OBJECT_BUILDERS: readonly string[] = ['object', 'strictObject', 'looseObject'];
+export const ZOD_DESCRIBE_METHOD = 'describe';
+
+/** `createRequestStateCodec({ key, ttlSeconds, bind })` options and the codec's methods. */
+export const REQUEST_STATE_CODEC_OPTIONS = { key: 'key', ttlSeconds: 'ttlSeconds', bind: 'bind' } as const;
+export const REQUEST_STATE_CODEC_MINT = 'mint';
+export const REQUEST_STATE_CODEC_VERIFY = 'verify';
+/** Calls that make a key random per process (each instance would reject the others' state). */
+export const PER_PROCESS_RANDOM_FUNCTIONS: readonly string[] = [
+  'randomBytes', 'randomFillSync', 'getRandomValues', 'randomUUID', 'random', 'generateKey', 'generateKeySync',
+  'generateSecretKey', 'nanoid', 'uuid', 'v4',
+];
+
+/** Cache hints of the 2026-07-28 revision (SEP-2549): result fields and registration/server options. */
+export const RESULT_CACHE_FIELDS: readonly string[] = ['ttlMs', 'cacheScope'];
+export const RESOURCE_CACHE_HINT_OPTION = 'cacheHint';
+export const SERVER_CACHE_HINTS_OPTION = 'cacheHints';
+export const META_FIELD = '_meta';
+/** Cache-hint values that cache nothing (allowed on resources whose read handler uses MRTR). */
+export const NO_CACHE_DIRECTIVES: readonly string[] = ['no-store', 'no-cache', 'private, no-store', 'no-store, private'];
+
+/** Property/field names through which a handler sees MRTR round data. */
+export const MRTR_ROUND_FIELDS: readonly string[] = ['inputResponses', 'requestState'];
+
+/** Session identifiers that do not exist (or differ per instance) on stateless 2026-07-28 requests. */
+export const SESSION_ID_PROPERTY = 'sessionId';
+export const GET_CLIENT_CAPABILITIES = 'getClientCapabilities';
+/** SEP-2577 deprecations beyond sampling/roots requests. */
+export const ELICITATION_ID_FIELD = 'elicitationId';
+export const INCLUDE_CONTEXT_FIELD = 'includeContext';
+
+
+/* ---- Additions for the ESLint plugin (appended; names used by rules and the codemod alike) ---- */
+
+/** The MRTR form that replaces a 2025 URL-mode elicitation error. */
+export const URL_ELICITATION_REPLACEMENT =
+  'return inputRequired({ inputRequests: { <key>: inputRequired.elicitUrl({ message, url }) } }) instead of throwing UrlElicitationRequiredError; the client retries the request once the URL flow is done';
+
+/** Why the 2025 elicitation-complete notifier has no MRTR form. */
+export const COMPLETION_NOTIFIER_ADVICE =
+  'MRTR has no elicitationId and no notifications/elicitation/complete: ask with inputRequired.elicitUrl({ message, url }) and let the client retry the original request when the URL flow is done';
+
+/**
+ * Identifier names that, without type information, are taken to hold an MCP server
+ * (`server`, `mcpServer`, `lowLevelServer`, `srv`). Used only where no stronger evidence exists.
+ */
+export const SERVER_LIKE_NAME_PATTERN = /(^|[a-z0-9_$])(server|Server|SERVER)$|^srv$/;
+
+/** Properties of the per-request context read by MRTR handlers. */
+export const CTX_MCPREQ_READS = {
+  inputResponses: 'inputResponses',
+  requestState: 'requestState',
+} as const;
+
+/**
+ * Functions that turn a value into a string without sealing it: a `requestState` built with one of
+ * them can be forged by any client. `Buffer.from(x).toString(<encoding>)` with these encodings too.
+ */
+export const UNSEALED_STATE_ENCODERS = ['JSON.stringify', 'btoa', 'encodeURIComponent', 'encodeURI', 'String'] as const;
+export const UNSEALED_BUFFER_ENCODINGS = ['base64', 'base64url', 'hex', 'utf8', 'utf-8', 'latin1', 'binary'] as const;
+/** Functions that decode a raw (unverified) `requestState`. */
+export const RAW_STATE_DECODERS = ['JSON.parse', 'atob', 'decodeURIComponent', 'Buffer.from'] as const;
+
+/** Registration-API callbacks and the reason each has no MRTR form (for messages). */
+export const MRTR_HANDLER_DESCRIPTION = 'a tools/call, prompts/get or resources/read handler';
