@@ -1,0 +1,282 @@
+/**
+ * Finds every legacy server-to-client request site in a file (once per file, shared by the rules
+ * that need them: no-server-initiated-requests, no-deprecated-client-features …).
+ *
+ * Receivers are recognised syntactically (`x.server`, `new Server(…)`/`new McpServer(…)`, aliases,
+ * `*.mcpReq`, server-named parameters) and, when the parser offers a type checker, by type.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import {
+  CTX_MCPREQ_METHOD_TO_LEGACY,
+  CTX_MCPREQ_PROPERTY,
+  ELICITATION_COMPLETION_NOTIFIER,
+  GENERIC_REQUEST_SENDERS,
+  MCP_SERVER_INNER_PROPERTY,
+  RESULT_SCHEMA_TO_LEGACY,
+  SERVER_CLASSES,
+  SERVER_LIKE_NAME_PATTERN,
+  SERVER_METHOD_TO_LEGACY,
+  URL_ELICITATION_ERROR,
+  isLegacyMethod,
+  mayContainLegacySite,
+  type LegacyMethod,
+} from '@mcp-mrtr/surface';
+import {
+  findProperty,
+  getCalleeName,
+  getPropertyName,
+  getSimpleName,
+  getStaticString,
+  resolveConstInit,
+  findVariable,
+  unwrap,
+  walk,
+} from './ast.js';
+import { getTypeNames } from './types.js';
+
+export type LegacyShape =
+  /** `mcp.server.elicitInput(…)`, `server.createMessage(…)`, `this.server.listRoots(…)`, `.call/.apply`. */
+  | 'server-method'
+  /** `ctx.mcpReq.elicitInput(…)`, `ctx.mcpReq.requestSampling(…)`. */
+  | 'ctx-method'
+  /** A reference to a legacy method that is not called on the spot: `.bind(…)`, destructuring, passing it on. */
+  | 'method-reference'
+  /** A call through an alias made by `.bind`, destructuring or assignment. */
+  | 'alias-call'
+  /** `extra.sendRequest({ method }, Schema)`, destructured `sendRequest(…)`. */
+  | 'send-request'
+  /** `server.request({ method }, Schema)`. */
+  | 'server-request'
+  /** `ctx.mcpReq.send({ method })`. */
+  | 'ctx-send'
+  /** A hand-built JSON-RPC request object `{ jsonrpc: '2.0', method: 'elicitation/create', … }`. */
+  | 'raw-jsonrpc'
+  /** `new UrlElicitationRequiredError(…)` (usually thrown). */
+  | 'url-elicitation-error'
+  /** `server.createElicitationCompletionNotifier(id)`. */
+  | 'completion-notifier';
+
+export interface LegacySite {
+  readonly node: TSESTree.Node;
+  readonly method: LegacyMethod;
+  readonly shape: LegacyShape;
+}
+
+const SERVER_CLASS_NAMES = new Set<string>(SERVER_CLASSES);
+const SENDERS = new Set<string>(GENERIC_REQUEST_SENDERS);
+const REFERENCE_METHODS = new Set(['bind', 'call', 'apply']);
+const CLIENT_NAME = /client/i;
+
+type Source = Readonly<TSESLint.SourceCode>;
+
+/** Does `expr` hold an MCP server (v1 `Server`, `McpServer['server']`, v2 instance server)? */
+export function isServerLike(sourceCode: Source, expr: TSESTree.Node, depth = 0): boolean {
+  const node = unwrap(expr);
+  if (depth > 4) return false;
+  const typeNames = getTypeNames(sourceCode, node);
+  if (typeNames) return typeNames.some((n) => SERVER_CLASS_NAMES.has(n));
+  switch (node.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return getPropertyName(node) === MCP_SERVER_INNER_PROPERTY || SERVER_LIKE_NAME_PATTERN.test(getPropertyName(node) ?? '');
+    case AST_NODE_TYPES.NewExpression:
+      return SERVER_CLASS_NAMES.has(getCalleeName(node) ?? '');
+    case AST_NODE_TYPES.AwaitExpression:
+      return isServerLike(sourceCode, node.argument, depth + 1);
+    case AST_NODE_TYPES.Identifier: {
+      const init = resolveConstInit(sourceCode, node);
+      if (init && init !== node && init.type !== AST_NODE_TYPES.CallExpression) return isServerLike(sourceCode, init, depth + 1);
+      return SERVER_LIKE_NAME_PATTERN.test(node.name);
+    }
+    default:
+      return false;
+  }
+}
+
+/** Does `expr` hold the v2 per-request helper object `ctx.mcpReq`? */
+export function isMcpReqLike(sourceCode: Source, expr: TSESTree.Node, depth = 0): boolean {
+  const node = unwrap(expr);
+  if (depth > 4) return false;
+  if (node.type === AST_NODE_TYPES.MemberExpression) return getPropertyName(node) === CTX_MCPREQ_PROPERTY;
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    if (node.name === CTX_MCPREQ_PROPERTY) return true;
+    const init = resolveConstInit(sourceCode, node);
+    return !!init && init !== node && isMcpReqLike(sourceCode, init, depth + 1);
+  }
+  return false;
+}
+
+/** The legacy method a `{ method, params }` request (literal or const) names, if any. */
+export function requestObjectMethod(sourceCode: Source, arg: TSESTree.Node | undefined): string | undefined {
+  if (!arg) return undefined;
+  const obj = resolveConstInit(sourceCode, arg);
+  if (obj?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const prop = findProperty(obj, 'method');
+  return prop ? getStaticString(prop.value) : undefined;
+}
+
+/** Method evidence of a generic sender call: the request's `method` or the result schema. */
+function senderMethod(sourceCode: Source, call: TSESTree.CallExpression): LegacyMethod | undefined {
+  const named = requestObjectMethod(sourceCode, call.arguments[0]);
+  if (named !== undefined) return isLegacyMethod(named) ? named : undefined;
+  const schema = call.arguments[1] ? getSimpleName(call.arguments[1]) : undefined;
+  return schema ? RESULT_SCHEMA_TO_LEGACY[schema] : undefined;
+}
+
+/** `server.elicitInput` / `ctx.mcpReq.requestSampling` as a member expression → legacy method. */
+function legacyMember(sourceCode: Source, member: TSESTree.MemberExpression): { method: LegacyMethod; ctx: boolean } | undefined {
+  const name = getPropertyName(member);
+  if (!name) return undefined;
+  if (Object.prototype.hasOwnProperty.call(CTX_MCPREQ_METHOD_TO_LEGACY, name) && isMcpReqLike(sourceCode, member.object)) {
+    return { method: CTX_MCPREQ_METHOD_TO_LEGACY[name], ctx: true };
+  }
+  if (Object.prototype.hasOwnProperty.call(SERVER_METHOD_TO_LEGACY, name) && isServerLike(sourceCode, member.object)) {
+    return { method: SERVER_METHOD_TO_LEGACY[name], ctx: false };
+  }
+  return undefined;
+}
+
+const cache = new WeakMap<TSESTree.Program, readonly LegacySite[]>();
+
+/** Every legacy site in the file, in source order. Cheap for files without candidate tokens. */
+export function findLegacySites(sourceCode: Source): readonly LegacySite[] {
+  const program = sourceCode.ast;
+  const cached = cache.get(program);
+  if (cached) return cached;
+  const sites: LegacySite[] = [];
+  if (mayContainLegacySite(sourceCode.text)) collect(sourceCode, sites);
+  sites.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  cache.set(program, sites);
+  return sites;
+}
+
+function collect(sourceCode: Source, sites: LegacySite[]): void {
+  const seen = new Set<TSESTree.Node>();
+  const add = (node: TSESTree.Node, method: LegacyMethod, shape: LegacyShape) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    sites.push({ node, method, shape });
+  };
+  /** Report every call through a variable that aliases a legacy method. */
+  const addAliasCalls = (id: TSESTree.Identifier, method: LegacyMethod) => {
+    const variable = findVariable(sourceCode, id);
+    for (const ref of variable?.references ?? []) {
+      const parent = ref.identifier.parent;
+      if (parent?.type === AST_NODE_TYPES.CallExpression && unwrap(parent.callee) === ref.identifier) add(parent, method, 'alias-call');
+    }
+  };
+  const claimed = new Set<TSESTree.Node>(); // objects/members already explained by an enclosing site
+
+  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
+    switch (node.type) {
+      case AST_NODE_TYPES.CallExpression: {
+        const callee = unwrap(node.callee);
+        if (callee.type === AST_NODE_TYPES.MemberExpression) {
+          const name = getPropertyName(callee);
+          if (!name) return;
+          // x.elicitInput(…) / ctx.mcpReq.requestSampling(…)
+          const direct = legacyMember(sourceCode, callee);
+          if (direct) {
+            claimed.add(callee);
+            add(node, direct.method, direct.ctx ? 'ctx-method' : 'server-method');
+            return;
+          }
+          // x.elicitInput.call(…) / .apply(…) / .bind(…)
+          if (REFERENCE_METHODS.has(name)) {
+            const target = unwrap(callee.object);
+            const ref = target.type === AST_NODE_TYPES.MemberExpression ? legacyMember(sourceCode, target) : undefined;
+            if (ref) {
+              claimed.add(target);
+              if (name === 'bind') {
+                add(node, ref.method, 'method-reference');
+                const parent = node.parent;
+                if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) addAliasCalls(parent.id, ref.method);
+              } else {
+                add(node, ref.method, ref.ctx ? 'ctx-method' : 'server-method');
+              }
+              return;
+            }
+          }
+          if (name === ELICITATION_COMPLETION_NOTIFIER) {
+            add(node, 'elicitation/create', 'completion-notifier');
+            return;
+          }
+          if (SENDERS.has(name)) {
+            const receiver = unwrap(callee.object);
+            const receiverName = getSimpleName(receiver);
+            if (receiverName && CLIENT_NAME.test(receiverName) && !isServerLike(sourceCode, receiver)) return;
+            const method = senderMethod(sourceCode, node);
+            if (!method) return;
+            if (name === 'send') {
+              const isCtx = isMcpReqLike(sourceCode, receiver);
+              const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
+              const isRaw = obj?.type === AST_NODE_TYPES.ObjectExpression && !!findProperty(obj, 'jsonrpc');
+              if (!isCtx && !isRaw) return;
+              if (obj) claimed.add(obj);
+              add(node, method, isCtx ? 'ctx-send' : 'raw-jsonrpc');
+              return;
+            }
+            const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
+            if (obj) claimed.add(obj);
+            add(node, method, name === 'sendRequest' ? 'send-request' : 'server-request');
+          }
+          return;
+        }
+        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'sendRequest') {
+          const method = senderMethod(sourceCode, node);
+          if (method) {
+            const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
+            if (obj) claimed.add(obj);
+            add(node, method, 'send-request');
+          }
+        }
+        return;
+      }
+      case AST_NODE_TYPES.NewExpression:
+        if (getCalleeName(node) === URL_ELICITATION_ERROR) add(node, 'elicitation/create', 'url-elicitation-error');
+        return;
+      case AST_NODE_TYPES.VariableDeclarator: {
+        // const { elicitInput } = mcp.server;  const { requestSampling: sample } = ctx.mcpReq;
+        if (node.id.type !== AST_NODE_TYPES.ObjectPattern || !node.init) return;
+        const init = node.init;
+        for (const prop of node.id.properties) {
+          if (prop.type !== AST_NODE_TYPES.Property) continue;
+          const key = getPropertyName(prop);
+          if (!key) continue;
+          let method: LegacyMethod | undefined;
+          if (Object.prototype.hasOwnProperty.call(CTX_MCPREQ_METHOD_TO_LEGACY, key) && isMcpReqLike(sourceCode, init)) method = CTX_MCPREQ_METHOD_TO_LEGACY[key];
+          else if (Object.prototype.hasOwnProperty.call(SERVER_METHOD_TO_LEGACY, key) && isServerLike(sourceCode, init)) method = SERVER_METHOD_TO_LEGACY[key];
+          if (!method) continue;
+          add(prop, method, 'method-reference');
+          const local = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+          if (local.type === AST_NODE_TYPES.Identifier) addAliasCalls(local, method);
+        }
+        return;
+      }
+      case AST_NODE_TYPES.MemberExpression: {
+        // a legacy method taken as a value: `const ask = server.elicitInput;`, `helper(server.elicitInput)`
+        if (claimed.has(node)) return;
+        const parent = node.parent;
+        if (parent?.type === AST_NODE_TYPES.CallExpression && unwrap(parent.callee) === node) return;
+        if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return; // .bind etc. handled above
+        if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) return;
+        const ref = legacyMember(sourceCode, node);
+        if (!ref) return;
+        add(node, ref.method, 'method-reference');
+        if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) addAliasCalls(parent.id, ref.method);
+        return;
+      }
+      case AST_NODE_TYPES.ObjectExpression: {
+        // { jsonrpc: '2.0', id, method: 'elicitation/create', params } built by hand
+        if (claimed.has(node) || !findProperty(node, 'jsonrpc')) return;
+        const methodProp = findProperty(node, 'method');
+        const method = methodProp ? getStaticString(methodProp.value) : undefined;
+        if (!isLegacyMethod(method)) return;
+        if (!findProperty(node, 'id') && !findProperty(node, 'params')) return;
+        add(node, method, 'raw-jsonrpc');
+        return;
+      }
+      default:
+        return;
+    }
+  });
+}
