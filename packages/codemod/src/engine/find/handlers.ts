@@ -1,0 +1,139 @@
+/**
+ * Request-handler registrations in one source file: the MRTR-capable ones (`Handler`: tools/call,
+ * prompts/get, resources/read through `McpServer` registration APIs or low-level `setRequestHandler`,
+ * with switch/map dispatch targets) and every other request/notification handler (entry points the
+ * reach stage reports as non-handler contexts).
+ */
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import {
+  LOW_LEVEL_REGISTRATION,
+  NOTIFICATION_REGISTRATION,
+  REGISTRATION_APIS,
+  REQUEST_SCHEMA_TO_METHOD,
+  SERVER_CLASSES,
+  isMrtrMethod,
+  type MrtrMethod,
+} from '@mcp-mrtr/surface';
+import type { Handler, HandlerRegistration } from '../model.js';
+import type { FindContext } from './receivers.js';
+import { classifyType, declarationOf, functionOfDeclaration, isFunctionNode, nameText, resolveCallee, safeType, unwrapExpression, type FunctionLike } from './resolve.js';
+
+/** A `setRequestHandler` / `setNotificationHandler` registration that is not MRTR-capable. */
+export interface OtherRegistration {
+  kind: 'request' | 'notification';
+  /** Wire method when known (`tools/list`, `notifications/roots/list_changed`), else the schema text. */
+  method: string;
+  fn: FunctionLike;
+  registrationCall: CallExpression;
+}
+
+export interface Registrations {
+  handlers: Handler[];
+  others: OtherRegistration[];
+}
+
+export function findHandlers(sourceFile: SourceFile, ctx: FindContext): Handler[] {
+  return findRegistrations(sourceFile, ctx).handlers;
+}
+
+export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Registrations {
+  const handlers: Handler[] = [];
+  const others: OtherRegistration[] = [];
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = unwrapExpression(call.getExpression());
+    if (!callee || !Node.isPropertyAccessExpression(callee)) continue;
+    const api = callee.getName();
+    if (!(api in REGISTRATION_APIS) && api !== LOW_LEVEL_REGISTRATION && api !== NOTIFICATION_REGISTRATION) continue;
+    if (!receiverMayBeServer(callee.getExpression(), ctx)) continue;
+    const args = call.getArguments();
+    const fn = handlerFunction(args[args.length - 1]);
+    if (!fn) continue;
+
+    if (api in REGISTRATION_APIS) {
+      const name = nameText(unwrapExpression(args[0]));
+      if (name === undefined && !Node.isIdentifier(unwrapExpression(args[0]) ?? call)) continue;
+      handlers.push({ fn, method: REGISTRATION_APIS[api]!.method, registration: api as HandlerRegistration, name, registrationCall: call, sourceFile });
+      continue;
+    }
+
+    const method = registeredMethod(args[0]);
+    if (!method) continue;
+    if (api === LOW_LEVEL_REGISTRATION && isMrtrMethod(method)) {
+      const handler: Handler = { fn, method: method as MrtrMethod, registration: 'setRequestHandler', registrationCall: call, sourceFile };
+      const targets = dispatchTargetsOf(fn);
+      if (targets.length > 0) handler.dispatchTargets = targets;
+      handlers.push(handler);
+    } else {
+      others.push({ kind: api === NOTIFICATION_REGISTRATION ? 'notification' : 'request', method, fn, registrationCall: call });
+    }
+  }
+  return { handlers, others };
+}
+
+function receiverMayBeServer(receiver: Node, ctx: FindContext): boolean {
+  if (!ctx.typeChecked) return true;
+  const type = safeType(receiver);
+  if (!type) return true;
+  return classifyType(type, [...SERVER_CLASSES]) !== 'other';
+}
+
+/** The function a registration's last argument holds: inline, by name, `obj.method`, `.bind(...)`. */
+export function handlerFunction(arg: Node | undefined): FunctionLike | undefined {
+  let node = unwrapExpression(arg);
+  if (!node) return undefined;
+  if (Node.isCallExpression(node)) {
+    const callee = unwrapExpression(node.getExpression());
+    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') node = callee.getExpression();
+    else return undefined;
+  }
+  if (isFunctionNode(node)) return node;
+  if (Node.isIdentifier(node)) return functionOfDeclaration(declarationOf(node));
+  if (Node.isPropertyAccessExpression(node)) return resolveCallee(node);
+  return undefined;
+}
+
+/** `CallToolRequestSchema` → tools/call; `'tools/call'` literal; a notification schema's text. */
+function registeredMethod(arg: Node | undefined): string | undefined {
+  const node = unwrapExpression(arg);
+  if (!node) return undefined;
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  const schema = node.getText().split('.').pop()!;
+  return REQUEST_SCHEMA_TO_METHOD[schema] ?? schema;
+}
+
+/**
+ * Per-tool functions a low-level tools/call handler dispatches to: project functions called from the
+ * clauses of a `switch` over string cases, or the values of a map indexed by the tool name.
+ */
+export function dispatchTargetsOf(fn: Node): Node[] {
+  const targets: Node[] = [];
+  const add = (target: Node | undefined) => {
+    if (target && !targets.includes(target)) targets.push(target);
+  };
+  fn.forEachDescendant((node, traversal) => {
+    if (node !== fn && isFunctionNode(node)) {
+      traversal.skip();
+      return;
+    }
+    if (Node.isSwitchStatement(node)) {
+      const clauses = node.getCaseBlock().getClauses();
+      const stringCases = clauses.filter((c) => Node.isCaseClause(c) && nameText(unwrapExpression(c.getExpression())) !== undefined);
+      if (stringCases.length === 0) return;
+      for (const clause of stringCases) {
+        for (const call of clause.getDescendantsOfKind(SyntaxKind.CallExpression)) add(resolveCallee(call.getExpression()));
+      }
+    } else if (Node.isElementAccessExpression(node)) {
+      const map = unwrapExpression(node.getExpression());
+      if (!map || !Node.isIdentifier(map)) return;
+      const decl = declarationOf(map);
+      const init = decl && Node.isVariableDeclaration(decl) ? unwrapExpression(decl.getInitializer()) : undefined;
+      if (!init || !Node.isObjectLiteralExpression(init)) return;
+      for (const property of init.getProperties()) {
+        if (Node.isPropertyAssignment(property)) add(handlerFunction(property.getInitializer()));
+        else if (Node.isShorthandPropertyAssignment(property)) add(functionOfDeclaration(declarationOf(property.getNameNode())));
+        else if (Node.isMethodDeclaration(property)) add(property);
+      }
+    }
+  });
+  return targets;
+}

@@ -1,0 +1,166 @@
+/**
+ * Name resolution shared by the find and reach stages: identifiers to their declarations (through
+ * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
+ * test on types.
+ */
+import { Node, type Identifier, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
+
+export type FunctionLike = Node & { getBody?: () => Node | undefined };
+
+/** The declaration an identifier refers to, following import aliases; undefined when unresolved. */
+export function declarationOf(id: Node): Node | undefined {
+  let symbol: MorphSymbol | undefined;
+  try {
+    symbol = id.getSymbol();
+  } catch {
+    return undefined;
+  }
+  if (!symbol) return undefined;
+  const declarations = symbol.getDeclarations();
+  const first = declarations[0];
+  if (first && (Node.isImportSpecifier(first) || Node.isImportClause(first) || Node.isNamespaceImport(first) || Node.isExportSpecifier(first))) {
+    const aliased = symbol.getAliasedSymbol();
+    return aliased?.getDeclarations()[0] ?? first;
+  }
+  // `const { x } = require('./y')` and shorthand properties resolve through the value declaration.
+  if (first && Node.isShorthandPropertyAssignment(first)) {
+    const value = first.getNameNode();
+    const valueSymbol = value.getSymbol();
+    return valueSymbol?.getValueDeclaration() ?? first;
+  }
+  return first;
+}
+
+export function isFunctionNode(node: Node | undefined): node is FunctionLike {
+  return (
+    node !== undefined &&
+    (Node.isFunctionDeclaration(node) ||
+      Node.isFunctionExpression(node) ||
+      Node.isArrowFunction(node) ||
+      Node.isMethodDeclaration(node))
+  );
+}
+
+/** The function a declaration holds: the function itself, or a variable/property initialised with one. */
+export function functionOfDeclaration(decl: Node | undefined): FunctionLike | undefined {
+  if (!decl) return undefined;
+  if (isFunctionNode(decl)) return decl;
+  if (Node.isVariableDeclaration(decl) || Node.isPropertyAssignment(decl) || Node.isPropertyDeclaration(decl)) {
+    const init = unwrapExpression(decl.getInitializer());
+    if (isFunctionNode(init)) return init;
+  }
+  return undefined;
+}
+
+/** The project function a callee expression refers to (`helper`, `utils.helper`, `this.helper`). */
+export function resolveCallee(callee: Node): FunctionLike | undefined {
+  const inline = unwrapExpression(callee);
+  if (isFunctionNode(inline)) return inline;
+  let target: Node = callee;
+  if (Node.isPropertyAccessExpression(callee)) target = callee.getNameNode();
+  if (!Node.isIdentifier(target) && !Node.isPrivateIdentifier(target)) return undefined;
+  const decl = declarationOf(target);
+  if (!decl || isInNodeModules(decl)) return undefined;
+  return functionOfDeclaration(decl);
+}
+
+export function isInNodeModules(node: Node): boolean {
+  return node.getSourceFile().getFilePath().includes('/node_modules/');
+}
+
+/** Strips parentheses, `as`, `!`, `satisfies` and type assertions. */
+export function unwrapExpression(node: Node | undefined): Node | undefined {
+  let current = node;
+  while (
+    current &&
+    (Node.isParenthesizedExpression(current) ||
+      Node.isAsExpression(current) ||
+      Node.isNonNullExpression(current) ||
+      Node.isSatisfiesExpression(current) ||
+      Node.isTypeAssertion(current))
+  ) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+/** Walks up through parentheses/casts/`await` from an expression to the node that uses its value. */
+export function valueParent(node: Node): { parent: Node | undefined; child: Node; awaited: boolean } {
+  let child = node;
+  let parent = node.getParent();
+  let awaited = false;
+  while (
+    parent &&
+    (Node.isParenthesizedExpression(parent) ||
+      Node.isAsExpression(parent) ||
+      Node.isNonNullExpression(parent) ||
+      Node.isSatisfiesExpression(parent) ||
+      Node.isAwaitExpression(parent))
+  ) {
+    if (Node.isAwaitExpression(parent)) awaited = true;
+    child = parent;
+    parent = parent.getParent();
+  }
+  return { parent, child, awaited };
+}
+
+export type TypeVerdict = 'mcp' | 'other' | 'unknown';
+
+/**
+ * Whether a type comes from an `@modelcontextprotocol/*` package (optionally with one of `names`),
+ * including user classes that extend one. `unknown` for any/error types (syntactic fallback).
+ */
+export function classifyType(type: Type, names?: readonly string[]): TypeVerdict {
+  if (type.isAny() || type.isUnknown()) return 'unknown';
+  const candidates = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isUndefined() && !t.isNull()) : [type];
+  if (candidates.length === 0) return 'unknown';
+  let sawMcp = false;
+  for (const candidate of candidates) {
+    if (candidate.isAny()) return 'unknown';
+    if (typeIsMcp(candidate, names, 0)) sawMcp = true;
+  }
+  return sawMcp ? 'mcp' : 'other';
+}
+
+function typeIsMcp(type: Type, names: readonly string[] | undefined, depth: number): boolean {
+  if (depth > 6) return false;
+  for (const symbol of [type.getSymbol(), type.getAliasSymbol()]) {
+    if (!symbol) continue;
+    const fromMcp = symbol.getDeclarations().some((d) => d.getSourceFile().getFilePath().includes(`/node_modules/${MCP_PACKAGE_PREFIX}`));
+    if (fromMcp && (!names || names.includes(symbol.getName()))) return true;
+  }
+  if (type.isIntersection()) return type.getIntersectionTypes().some((t) => typeIsMcp(t, names, depth + 1));
+  if (type.isClassOrInterface() || type.isObject()) {
+    for (const base of safeBaseTypes(type)) if (typeIsMcp(base, names, depth + 1)) return true;
+  }
+  return false;
+}
+
+function safeBaseTypes(type: Type): Type[] {
+  try {
+    return type.getBaseTypes();
+  } catch {
+    return [];
+  }
+}
+
+export function safeType(node: Node): Type | undefined {
+  try {
+    return node.getType();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Identifier name of a property-access name or identifier node. */
+export function nameText(node: Node | undefined): string | undefined {
+  if (!node) return undefined;
+  if (Node.isIdentifier(node) || Node.isPrivateIdentifier(node)) return node.getText();
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  return undefined;
+}
+
+export function isIdentifierNamed(node: Node | undefined, name: string): node is Identifier {
+  return node !== undefined && Node.isIdentifier(node) && node.getText() === name;
+}
