@@ -206,6 +206,9 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
             if (receiverName && CLIENT_NAME.test(receiverName) && !isServerLike(sourceCode, receiver)) return;
             const method = senderMethod(sourceCode, node);
             if (!method) return;
+            // `request` is the SDK's own generic sender (`this.request(…)` inside Server): only a
+            // server receiver makes it a user's legacy request
+            if (name === 'request' && !isServerLike(sourceCode, receiver)) return;
             if (name === 'send') {
               const isCtx = isMcpReqLike(sourceCode, receiver);
               const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);

@@ -1,0 +1,81 @@
+import {
+  COMPLETION_NOTIFIER_ADVICE,
+  MRTR_HANDLER_DESCRIPTION,
+  NON_HANDLER_ADVICE,
+  URL_ELICITATION_REPLACEMENT,
+  mayContainLegacySite,
+  replacementFor,
+} from '@mcp-mrtr/surface';
+import { createRule } from '../utils/create-rule.js';
+import { findLegacySites, type LegacySite } from '../utils/legacy-sites.js';
+import { getMcpContextResolver } from '../utils/mcp-context.js';
+
+type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler';
+
+const SHAPE_LABEL: Record<LegacySite['shape'], string> = {
+  'server-method': 'server method call',
+  'ctx-method': 'ctx.mcpReq push request',
+  'method-reference': 'reference to a server-to-client request method',
+  'alias-call': 'call through an alias of a server-to-client request method',
+  'send-request': 'sendRequest',
+  'server-request': 'server.request',
+  'ctx-send': 'ctx.mcpReq.send',
+  'raw-jsonrpc': 'hand-built JSON-RPC request',
+  'url-elicitation-error': 'UrlElicitationRequiredError',
+  'completion-notifier': 'elicitation completion notifier',
+};
+
+function replacement(site: LegacySite): string {
+  if (site.shape === 'url-elicitation-error') return URL_ELICITATION_REPLACEMENT;
+  if (site.shape === 'completion-notifier') return COMPLETION_NOTIFIER_ADVICE;
+  return replacementFor(site.method);
+}
+
+export default createRule<[], MessageId>({
+  name: 'no-server-initiated-requests',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Disallow server-to-client requests (elicitation/create, sampling/createMessage, roots/list) that MCP 2026-07-28 removed; use Multi Round-Trip Requests',
+      recommended: true,
+    },
+    schema: [],
+    messages: {
+      legacyRequest:
+        'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections. MRTR form: {{replacement}}.',
+      legacyRequestOutsideHandler:
+        'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and this code runs outside ' +
+        MRTR_HANDLER_DESCRIPTION +
+        ', so it has no MRTR form: {{advice}}.',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    if (!mayContainLegacySite(sourceCode.text)) return {};
+    return {
+      Program() {
+        const sites = findLegacySites(sourceCode);
+        if (sites.length === 0) return;
+        const resolver = getMcpContextResolver(sourceCode);
+        for (const site of sites) {
+          const where = resolver.contextOf(site.node);
+          if (where.kind === 'client') continue;
+          const data = { method: site.method, shape: SHAPE_LABEL[site.shape] };
+          // a module-level reference or request object is only a definition: where it runs is unknown
+          const definitionOnly = site.shape === 'method-reference' || site.shape === 'raw-jsonrpc';
+          if (where.kind === 'non-handler' && !(definitionOnly && where.context === 'module-scope')) {
+            context.report({
+              node: site.node,
+              messageId: 'legacyRequestOutsideHandler',
+              data: { ...data, advice: NON_HANDLER_ADVICE[where.context] },
+            });
+          } else {
+            context.report({ node: site.node, messageId: 'legacyRequest', data: { ...data, replacement: replacement(site) } });
+          }
+        }
+      },
+    };
+  },
+});
