@@ -356,6 +356,8 @@ export const NON_SECRET_NEIGHBOUR_WORDS: readonly string[] = [
   'cursor', 'type', 'kind', 'expires', 'expiry', 'length', 'estimate', 'estimated', 'input', 'output',
   'total', 'is', 'has', 'needs', 'requires', 'required', 'policy', 'strength', 'hint', 'hints', 'reset',
   'rotation', 'progress', 'cancellation', 'mode', 'changed', 'change', 'url', 'uri', 'link', 'consent', 'banner',
+  // a reference to a secret is what state should carry instead of the secret
+  'id', 'ids', 'ref', 'reference', 'name', 'label',
 ];
 
 /** Splits an identifier or a sentence into lower-case words (`apiKey`, `api_key`, `API-Key`, `Your API key`). */
@@ -381,7 +383,13 @@ export function looksSecret(nameOrText: string): boolean {
     const word = words[i]!;
     if (SECRET_NAME_WORDS.includes(word) && !ordinary(i)) return true;
     const next = words[i + 1];
-    if (next !== undefined && SECRET_NAME_WORD_PAIRS.some(([a, b]) => a === word && b === next)) return true;
+    if (
+      next !== undefined &&
+      SECRET_NAME_WORD_PAIRS.some(([a, b]) => a === word && b === next) &&
+      !NON_SECRET_NEIGHBOUR_WORDS.includes(words[i + 2] ?? '')
+    ) {
+      return true;
+    }
   }
   return false;
 }

@@ -19,7 +19,7 @@ describe('looksSecret (word-level secret detection used by the plugin safety rul
 
   it('leaves ordinary names that merely contain a secret-looking substring', () => {
     for (const n of ['name', 'email', 'confirm', 'city', 'count', 'user_name', 'passengers', 'maxTokens', 'tokenCount',
-      'nextPageToken', 'footprint', 'className', 'compass', 'author', 'pinned', 'spinner', 'Number of passengers', 'cookieConsent']) {
+      'nextPageToken', 'footprint', 'className', 'compass', 'author', 'pinned', 'spinner', 'Number of passengers', 'cookieConsent', 'credentialId', 'apiKeyId', 'tokenName']) {
       expect(looksSecret(n), n).toBe(false);
     }
   });

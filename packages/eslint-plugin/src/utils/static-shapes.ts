@@ -1,0 +1,219 @@
+/**
+ * Small, syntax-only helpers used by the safety rules (no-sensitive-elicitation,
+ * no-secrets-in-request-state, no-input-required-cache, no-deprecated-client-features,
+ * no-session-scoped-client-state, require-request-state-binding).
+ */
+import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
+
+type Node = TSESTree.Node;
+
+/** True when the file text contains at least one of the tokens (cheap bail-out before any AST work). */
+export function textHasAny(text: string, tokens: readonly string[]): boolean {
+  for (const token of tokens) if (text.includes(token)) return true;
+  return false;
+}
+
+/** Value of a string literal or of a template literal without expressions. */
+export function staticString(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') return node.value;
+  if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+/** Name of a non-computed (or computed-literal) property key. */
+export function keyName(key: Node, computed = false): string | undefined {
+  if (!computed && key.type === AST_NODE_TYPES.Identifier) return key.name;
+  if (key.type === AST_NODE_TYPES.Literal) return typeof key.value === 'string' || typeof key.value === 'number' ? String(key.value) : undefined;
+  return staticString(key);
+}
+
+export function propertyName(prop: TSESTree.ObjectLiteralElement): string | undefined {
+  if (prop.type !== AST_NODE_TYPES.Property) return undefined;
+  return keyName(prop.key, prop.computed);
+}
+
+export function findProperty(obj: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+  for (const prop of obj.properties) {
+    if (prop.type === AST_NODE_TYPES.Property && propertyName(prop) === name) return prop;
+  }
+  return undefined;
+}
+
+/** `a.b.c` → `c`, `a[\'c\']` → `c`. */
+export function memberName(member: TSESTree.MemberExpression): string | undefined {
+  return member.computed ? staticString(member.property) : member.property.type === AST_NODE_TYPES.Identifier ? member.property.name : undefined;
+}
+
+/** `f()` → `f`, `a.b.f()` → `f`, `a?.f()` → `f`. */
+export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  if (callee.type === AST_NODE_TYPES.MemberExpression) return memberName(callee);
+  return undefined;
+}
+
+/** Receiver of a member call: `a.b.f()` → the `a.b` node. */
+export function calleeObject(call: TSESTree.CallExpression): TSESTree.Expression | undefined {
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
+}
+
+/** Dotted text of a member chain made of identifiers (`ctx.mcpReq.envelope`), `this` as `this`. */
+export function chainText(node: Node): string | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name;
+  if (n.type === AST_NODE_TYPES.ThisExpression) return 'this';
+  if (n.type === AST_NODE_TYPES.MemberExpression) {
+    const head = chainText(n.object);
+    const name = memberName(n);
+    return head !== undefined && name !== undefined ? `${head}.${name}` : undefined;
+  }
+  return undefined;
+}
+
+/** Strips TS-only wrappers, `!`, optional chains: the runtime value is the same node. */
+export function unwrap<T extends Node>(node: T): Node {
+  let n: Node = node;
+  for (;;) {
+    switch (n.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+        n = n.expression;
+        break;
+      case AST_NODE_TYPES.ChainExpression:
+        n = n.expression;
+        break;
+      default:
+        return n;
+    }
+  }
+}
+
+/** Like `unwrap`, and also looks through `await`. */
+export function unwrapAwait(node: Node): Node {
+  let n = unwrap(node);
+  while (n.type === AST_NODE_TYPES.AwaitExpression) n = unwrap(n.argument);
+  return n;
+}
+
+/**
+ * Follows an identifier to the initialiser of the `const` (or never reassigned `let`) it names,
+ * up to `depth` hops; returns the node itself when it is not such an identifier.
+ */
+export function resolveValue(node: Node, sourceCode: Readonly<TSESLint.SourceCode>, depth = 3): Node {
+  let n = unwrap(node);
+  for (let i = 0; i < depth && n.type === AST_NODE_TYPES.Identifier; i++) {
+    const variable = ASTUtils.findVariable(sourceCode.getScope(n), n.name);
+    const def = variable?.defs[0];
+    if (!variable || variable.defs.length !== 1 || !def || def.node.type !== AST_NODE_TYPES.VariableDeclarator) return n;
+    if (def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return n;
+    const writes = variable.references.filter((r) => r.isWrite() && !r.init);
+    if (writes.length > 0) return n;
+    n = unwrap(def.node.init);
+  }
+  return n;
+}
+
+/** Local names under which an export of an MCP package is imported (always includes the name itself). */
+export function localNamesOf(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): Set<string> {
+  const names = new Set([exported]);
+  for (const stmt of sourceCode.ast.body) {
+    if (stmt.type !== AST_NODE_TYPES.ImportDeclaration || !stmt.source.value.startsWith(MCP_PACKAGE_PREFIX)) continue;
+    for (const spec of stmt.specifiers) {
+      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
+      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
+      if (imported === exported) names.add(spec.local.name);
+    }
+  }
+  return names;
+}
+
+const FUNCTION_TYPES = new Set<string>([
+  AST_NODE_TYPES.FunctionDeclaration,
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+]);
+
+export function isFunction(node: Node): node is TSESTree.FunctionLike {
+  return FUNCTION_TYPES.has(node.type);
+}
+
+/**
+ * Depth-first walk over a subtree. `visit` returns `false` to skip a node's children, `'stop'` to end
+ * the walk. Returns true when stopped.
+ */
+export function walk(
+  root: Node,
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  visit: (node: Node) => boolean | 'stop' | void,
+): boolean {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const result = visit(node);
+    if (result === 'stop') return true;
+    if (result === false) continue;
+    const keys = visitorKeys[node.type] ?? [];
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[i]!];
+      if (Array.isArray(child)) {
+        for (let j = child.length - 1; j >= 0; j--) if (child[j] && typeof child[j] === 'object') stack.push(child[j] as Node);
+      } else if (child && typeof child === 'object' && typeof (child as Node).type === 'string') {
+        stack.push(child as Node);
+      }
+    }
+  }
+  return false;
+}
+
+/** The last function-valued argument of a call (registration handlers), resolved through a const. */
+export function lastFunctionArgument(
+  call: TSESTree.CallExpression,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): TSESTree.FunctionLike | undefined {
+  for (let i = call.arguments.length - 1; i >= 0; i--) {
+    const arg = resolveValue(call.arguments[i]!, sourceCode);
+    if (isFunction(arg)) return arg;
+    if (arg.type === AST_NODE_TYPES.FunctionDeclaration) return arg;
+  }
+  // A handler declared with `function name() {}` and passed by name.
+  const last = call.arguments[call.arguments.length - 1];
+  if (last?.type === AST_NODE_TYPES.Identifier) {
+    const variable = ASTUtils.findVariable(sourceCode.getScope(last), last.name);
+    const def = variable?.defs[0]?.node;
+    if (def?.type === AST_NODE_TYPES.FunctionDeclaration) return def;
+  }
+  return undefined;
+}
+
+/** Fix that deletes one element of an object literal together with its separating comma. */
+export function removeObjectElement(
+  fixer: TSESLint.RuleFixer,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  element: TSESTree.ObjectLiteralElement,
+): TSESLint.RuleFix {
+  const after = sourceCode.getTokenAfter(element);
+  if (after && after.value === ',') {
+    const next = sourceCode.getTokenAfter(after, { includeComments: true });
+    return fixer.removeRange([element.range[0], next ? next.range[0] : after.range[1]]);
+  }
+  const before = sourceCode.getTokenBefore(element);
+  if (before && before.value === ',') return fixer.removeRange([before.range[0], element.range[1]]);
+  return fixer.remove(element);
+}
+
+/** Optional type checker: present only when the file was parsed with type information. */
+export function typeServices(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) {
+  const services = context.sourceCode.parserServices;
+  if (!services || !services.program || !('esTreeNodeToTSNodeMap' in services) || !services.esTreeNodeToTSNodeMap) return undefined;
+  const program = services.program;
+  const map = services.esTreeNodeToTSNodeMap;
+  return {
+    checker: program.getTypeChecker(),
+    tsNode: (node: Node) => map.get(node as never),
+  };
+}

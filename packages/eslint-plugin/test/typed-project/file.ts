@@ -1,0 +1,2 @@
+// Placeholder: the type-aware RuleTester lints its cases as this file.
+export {};
