@@ -170,24 +170,13 @@ export function walk(
   return false;
 }
 
-/** The last function-valued argument of a call (registration handlers), resolved through a const. */
-export function lastFunctionArgument(
-  call: TSESTree.CallExpression,
-  sourceCode: Readonly<TSESLint.SourceCode>,
-): TSESTree.FunctionLike | undefined {
-  for (let i = call.arguments.length - 1; i >= 0; i--) {
-    const arg = resolveValue(call.arguments[i]!, sourceCode);
-    if (isFunction(arg)) return arg;
-    if (arg.type === AST_NODE_TYPES.FunctionDeclaration) return arg;
-  }
-  // A handler declared with `function name() {}` and passed by name.
-  const last = call.arguments[call.arguments.length - 1];
-  if (last?.type === AST_NODE_TYPES.Identifier) {
-    const variable = ASTUtils.findVariable(sourceCode.getScope(last), last.name);
-    const def = variable?.defs[0]?.node;
-    if (def?.type === AST_NODE_TYPES.FunctionDeclaration) return def;
-  }
-  return undefined;
+/** A function passed by value: inline, through a const, or a `function name() {}` declaration. */
+export function resolveFunction(node: Node, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.FunctionLike | undefined {
+  const value = resolveValue(node, sourceCode);
+  if (isFunction(value)) return value;
+  if (value.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = ASTUtils.findVariable(sourceCode.getScope(value), value.name)?.defs[0]?.node;
+  return def?.type === AST_NODE_TYPES.FunctionDeclaration ? def : undefined;
 }
 
 /** Fix that deletes one element of an object literal together with its separating comma. */

@@ -1,0 +1,191 @@
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import {
+  CACHE_HINT_FIELDS,
+  LOW_LEVEL_REGISTRATION,
+  META_FIELD,
+  MRTR_ROUND_FIELDS,
+  NO_CACHE_DIRECTIVES,
+  REGISTRATION_APIS,
+  RESOURCE_CACHE_HINT_OPTION,
+  RESULT_CACHE_FIELDS,
+  SERVER_CACHE_HINTS_OPTION,
+  TARGET,
+} from '@mcp-mrtr/surface';
+import { createRule } from '../utils/create-rule.js';
+import { classifyRequestHandlerTarget } from '../utils/mcp-context.js';
+import {
+  calleeName,
+  findProperty,
+  isFunction,
+  localNamesOf,
+  memberName,
+  propertyName,
+  removeObjectElement,
+  resolveFunction,
+  resolveValue,
+  staticString,
+  textHasAny,
+  unwrap,
+  unwrapAwait,
+  walk,
+} from '../utils/static-shapes.js';
+
+type MessageId = 'cacheOnInputRequired' | 'cacheOnMrtrResource' | 'cacheOnRetriedResult' | 'serverCacheHints' | 'removeHint';
+
+const CACHE_FIELDS = new Set<string>([...CACHE_HINT_FIELDS, ...RESULT_CACHE_FIELDS, RESOURCE_CACHE_HINT_OPTION]);
+const RESOURCE_REGISTRATIONS = new Set(Object.entries(REGISTRATION_APIS).filter(([, api]) => api.method === 'resources/read').map(([name]) => name));
+const RESOURCES_READ = 'resources/read';
+const TRIGGER_TOKENS = [TARGET.inputRequired, TARGET.inputRequiredValue, ...MRTR_ROUND_FIELDS];
+
+function isCacheField(name: string | undefined): boolean {
+  return name !== undefined && (CACHE_FIELDS.has(name) || /cache/i.test(name));
+}
+
+export default createRule<[], MessageId>({
+  name: 'no-input-required-cache',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow cache hints on input_required results and on resources whose read handler uses MRTR',
+      recommended: true,
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      cacheOnInputRequired:
+        "An input_required result carries no cache hints ('{{name}}'): it answers one round of one request and must never be cached.",
+      cacheOnMrtrResource:
+        "Cache hint '{{name}}' on a resource whose read handler returns input_required: results of a retried request must not be cached, so a cache could serve one user's answers to another. Drop the hint (or set it to 0 / 'no-store').",
+      cacheOnRetriedResult:
+        "The read handler returns input_required on other rounds, so this result may answer a retried request, which must not be cached: remove '{{name}}' (or set it to 0).",
+      serverCacheHints:
+        "Server-wide cacheHints for resources/read apply to the MRTR resources in this file too, whose retried results must not be cached: set the hint on the resources that are safe to cache instead.",
+      removeHint: "Remove '{{name}}'.",
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    if (!textHasAny(sourceCode.text, TRIGGER_TOKENS)) return {};
+    const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
+    let mrtrResourceCount = 0;
+    const serverHints: TSESTree.Property[] = [];
+
+    function isInputRequiredCall(node: TSESTree.Node): node is TSESTree.CallExpression {
+      if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+      const callee = unwrap(node.callee);
+      return callee.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(callee.name);
+    }
+
+    /** True for a value that caches nothing: 0, false, 'no-store', `{ ttlMs: 0, cacheScope: 'private' }`. */
+    function cachesNothing(node: TSESTree.Node): boolean {
+      const value = resolveValue(node, sourceCode);
+      const text = staticString(value);
+      if (text !== undefined) return text === 'private' || NO_CACHE_DIRECTIVES.includes(text);
+      if (value.type === AST_NODE_TYPES.Literal) return value.value === 0 || value.value === false || value.value === null;
+      if (value.type === AST_NODE_TYPES.ObjectExpression) {
+        return value.properties.every((p) => p.type === AST_NODE_TYPES.Property && cachesNothing(p.value));
+      }
+      return false;
+    }
+
+    function suggestRemoval(element: TSESTree.Property, name: string) {
+      return [{ messageId: 'removeHint' as const, data: { name }, fix: (fixer: TSESLint.RuleFixer) => removeObjectElement(fixer, sourceCode, element) }];
+    }
+
+    /** Cache fields of a result object, including `_meta` entries; `onlyCaching` skips 0/'no-store'. */
+    function reportCacheFields(obj: TSESTree.ObjectExpression, messageId: MessageId, onlyCaching: boolean): void {
+      for (const prop of obj.properties) {
+        if (prop.type !== AST_NODE_TYPES.Property) continue;
+        const name = propertyName(prop);
+        if (name === META_FIELD) {
+          const meta = resolveValue(prop.value, sourceCode);
+          if (meta.type === AST_NODE_TYPES.ObjectExpression) reportCacheFields(meta, messageId, onlyCaching);
+          continue;
+        }
+        if (!isCacheField(name) || (onlyCaching && cachesNothing(prop.value))) continue;
+        context.report({ node: prop, messageId, data: { name: name! }, suggest: suggestRemoval(prop, name!) });
+      }
+    }
+
+    /** Does the read handler use MRTR (returns inputRequired, reads inputResponses / requestState)? */
+    function usesMrtr(fn: TSESTree.Node): boolean {
+      return walk(fn, sourceCode.visitorKeys, (n) => {
+        if (isInputRequiredCall(n)) return 'stop';
+        if (n.type === AST_NODE_TYPES.MemberExpression && MRTR_ROUND_FIELDS.includes(memberName(n) ?? '')) return 'stop';
+        if (n.type === AST_NODE_TYPES.Property && propertyName(n) === TARGET.resultTypeField && staticString(n.value) === TARGET.inputRequiredValue) return 'stop';
+        if (n.type === AST_NODE_TYPES.CallExpression && (calleeName(n) === TARGET.inputResponse || calleeName(n) === TARGET.acceptedContent)) return 'stop';
+        return undefined;
+      });
+    }
+
+    /** Object literals the handler itself returns (not nested callbacks), minus input_required ones. */
+    function returnedResults(fn: TSESTree.FunctionLike): TSESTree.ObjectExpression[] {
+      const results: TSESTree.ObjectExpression[] = [];
+      const add = (node: TSESTree.Node | null | undefined) => {
+        if (!node) return;
+        const value = resolveValue(unwrapAwait(node), sourceCode);
+        if (value.type === AST_NODE_TYPES.ObjectExpression && staticString(findProperty(value, TARGET.resultTypeField)?.value) !== TARGET.inputRequiredValue) {
+          results.push(value);
+        }
+      };
+      if (fn.body && fn.body.type !== AST_NODE_TYPES.BlockStatement) add(fn.body);
+      else if (fn.body) {
+        walk(fn.body, sourceCode.visitorKeys, (n) => {
+          if (isFunction(n)) return false;
+          if (n.type === AST_NODE_TYPES.ReturnStatement) add(n.argument);
+          return undefined;
+        });
+      }
+      return results;
+    }
+
+    function checkResourceRegistration(call: TSESTree.CallExpression, handler: TSESTree.Node): void {
+      const fn = resolveFunction(handler, sourceCode);
+      if (!fn || !usesMrtr(fn)) return;
+      mrtrResourceCount++;
+      for (const arg of call.arguments) {
+        if (arg === handler) continue;
+        const config = resolveValue(arg, sourceCode);
+        if (config.type === AST_NODE_TYPES.ObjectExpression) reportCacheFields(config, 'cacheOnMrtrResource', true);
+      }
+      for (const result of returnedResults(fn)) reportCacheFields(result, 'cacheOnRetriedResult', true);
+    }
+
+    return {
+      CallExpression(call) {
+        if (isInputRequiredCall(call)) {
+          const arg = call.arguments[0] && resolveValue(call.arguments[0], sourceCode);
+          if (arg?.type === AST_NODE_TYPES.ObjectExpression) reportCacheFields(arg, 'cacheOnInputRequired', false);
+          return;
+        }
+        const callee = unwrap(call.callee);
+        if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.length < 2) return;
+        const name = memberName(callee);
+        const handler = call.arguments[call.arguments.length - 1]!;
+        if (name !== undefined && RESOURCE_REGISTRATIONS.has(name)) checkResourceRegistration(call, handler);
+        else if (name === LOW_LEVEL_REGISTRATION) {
+          const target = classifyRequestHandlerTarget(call.arguments[0]);
+          if (target?.kind === 'handler' && target.method === RESOURCES_READ) checkResourceRegistration(call, handler);
+        }
+      },
+      ObjectExpression(obj) {
+        const isInputRequired =
+          staticString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue ||
+          obj.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement && isInputRequiredCall(unwrapAwait(p.argument)));
+        if (isInputRequired) reportCacheFields(obj, 'cacheOnInputRequired', false);
+      },
+      Property(prop) {
+        if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression || propertyName(prop) !== SERVER_CACHE_HINTS_OPTION) return;
+        const hints = resolveValue(prop.value, sourceCode);
+        if (hints.type !== AST_NODE_TYPES.ObjectExpression) return;
+        const read = findProperty(hints, RESOURCES_READ);
+        if (read && !cachesNothing(read.value)) serverHints.push(read);
+      },
+      'Program:exit'() {
+        if (mrtrResourceCount === 0) return;
+        for (const hint of serverHints) context.report({ node: hint, messageId: 'serverCacheHints' });
+      },
+    };
+  },
+});
