@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+/**
+ * mcp-mrtr: migrate MCP servers from server-to-client requests to Multi Round-Trip Requests.
+ *
+ *   mcp-mrtr migrate <paths..> [--dry-run] [--force] [--json <file>] [--sarif <file>]
+ *                              [--tsconfig <file>] [--state-key-env <NAME>] [--ignore <glob..>]
+ *   mcp-mrtr check   <paths..> [--json <file>] [--sarif <file>]
+ *
+ * Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed
+ * (check: legacy sites exist); 2 refused, usage error or crash.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { DEFAULT_STATE_KEY_ENV } from '@mcp-mrtr/surface';
+import { discoverFiles } from './discover.js';
+import { formatChangedFiles } from './format.js';
+import { applyResult, needsWrite } from './fs/atomic-write.js';
+import { dirtyWorkTrees } from './git.js';
+import { migrateProject } from './migrate.js';
+import { toJsonReport } from './report/json.js';
+import { displayPath } from './report/paths.js';
+import { toSarif } from './report/sarif.js';
+import { addTestMockSites } from './report/test-mocks.js';
+import { formatTextReport, type FormatterOutcome } from './report/text.js';
+import type { MigrationResult } from './types.js';
+import { TOOL_NAME, VERSION } from './version.js';
+
+export const EXIT_OK = 0;
+export const EXIT_ATTENTION = 1;
+export const EXIT_REFUSED = 2;
+
+class UsageError extends Error {}
+
+interface CommonArgs {
+  paths: string[];
+  json?: string;
+  sarif?: string;
+}
+
+interface MigrateArgs extends CommonArgs {
+  dryRun: boolean;
+  force: boolean;
+  tsconfig?: string;
+  stateKeyEnv: string;
+  ignore: string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function out(text: string): void {
+  process.stdout.write(text);
+}
+function err(text: string): void {
+  process.stderr.write(text);
+}
+
+function progressReporter(): { onProgress?: (done: number, total: number, file: string) => void; end: () => void } {
+  if (!process.stderr.isTTY) return { end: () => {} };
+  let shown = false;
+  const cwd = process.cwd();
+  return {
+    onProgress: (done, total, file) => {
+      shown = true;
+      const line = `[${done}/${total}] ${displayPath(file, cwd)}`;
+      const width = process.stderr.columns ?? 80;
+      err(`\r\u001b[K${line.length > width - 1 ? `...${line.slice(line.length - width + 4)}` : line}`);
+    },
+    end: () => {
+      if (shown) err('\r\u001b[K');
+    },
+  };
+}
+
+function validatePaths(paths: string[], cwd: string, ignore: string[]): string[] {
+  const discovery = discoverFiles(paths, { cwd, ignore });
+  const missing = discovery.skipped.filter((s) => s.kind === 'missing');
+  if (missing.length > 0) throw new UsageError(`path does not exist: ${missing.map((m) => displayPath(m.path, cwd)).join(', ')}`);
+  return discovery.files;
+}
+
+function writeReports(result: MigrationResult, args: CommonArgs, command: 'migrate' | 'check', cwd: string, dryRun: boolean): boolean {
+  let jsonOnStdout = false;
+  if (args.json) {
+    const text = JSON.stringify(toJsonReport(result, { cwd, command, dryRun }), null, 2) + '\n';
+    if (args.json === '-') {
+      out(text);
+      jsonOnStdout = true;
+    } else writeReportFile(path.resolve(cwd, args.json), text);
+  }
+  if (args.sarif) writeReportFile(path.resolve(cwd, args.sarif), JSON.stringify(toSarif(result, { cwd, command }), null, 2) + '\n');
+  return jsonOnStdout;
+}
+
+function writeReportFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+function unifiedDiff(result: MigrationResult, cwd: string): string {
+  const patches: string[] = [];
+  for (const file of result.files) {
+    if (!needsWrite(file)) continue;
+    const rel = displayPath(file.path, cwd);
+    const created = file.status === 'created';
+    patches.push(createTwoFilesPatch(created ? '/dev/null' : `a/${rel}`, `b/${rel}`, created ? '' : (file.original ?? ''), file.output ?? '', undefined, undefined, { context: 3 }));
+  }
+  for (const change of result.packageJsonChanges) {
+    if (change.output === change.original) continue;
+    const rel = displayPath(change.path, cwd);
+    patches.push(createTwoFilesPatch(`a/${rel}`, `b/${rel}`, change.original, change.output, undefined, undefined, { context: 3 }));
+  }
+  // The `diff` package starts each patch with an `Index:`/`====` header: keep plain `---`/`+++` hunks.
+  return patches.map((p) => p.replace(/^={3,}\n/m, '')).join('');
+}
+
+function exitCodeFor(result: MigrationResult, command: 'migrate' | 'check'): number {
+  if (result.summary.filesFailed > 0 || result.files.some((f) => f.status === 'failed')) return EXIT_ATTENTION;
+  if (command === 'check') return result.summary.sitesFound > 0 ? EXIT_ATTENTION : EXIT_OK;
+  return result.summary.sitesFlagged > 0 ? EXIT_ATTENTION : EXIT_OK;
+}
+
+async function analyse(paths: string[], cwd: string, options: { tsconfig?: string; stateKeyEnv?: string; ignore: string[] }): Promise<MigrationResult> {
+  const discovered = validatePaths(paths, cwd, options.ignore);
+  const progress = progressReporter();
+  let result: MigrationResult;
+  try {
+    result = await migrateProject(paths, {
+      write: false,
+      cwd,
+      ignore: options.ignore,
+      ...(options.tsconfig ? { tsconfig: path.resolve(cwd, options.tsconfig) } : {}),
+      ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
+      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+    });
+  } finally {
+    progress.end();
+  }
+  return addTestMockSites(result, discovered, (file) => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+async function runMigrate(args: MigrateArgs): Promise<number> {
+  const cwd = process.cwd();
+  if (args.tsconfig && !fs.existsSync(path.resolve(cwd, args.tsconfig))) throw new UsageError(`--tsconfig file not found: ${args.tsconfig}`);
+  if (!ENV_NAME.test(args.stateKeyEnv)) throw new UsageError(`--state-key-env must be an environment variable name, got: ${args.stateKeyEnv}`);
+  if (!args.dryRun && !args.force) {
+    const dirty = dirtyWorkTrees(args.paths, cwd);
+    if (dirty.length > 0) {
+      const lines = dirty.flatMap((d) => [
+        `  ${d.root} has ${d.total} uncommitted change(s):`,
+        ...d.changes.map((c) => `    ${c}`),
+        ...(d.total > d.changes.length ? ['    ...'] : []),
+      ]);
+      err(
+        `${TOOL_NAME}: refusing to rewrite files in a git work tree with uncommitted changes:\n${lines.join('\n')}\n` +
+          `Commit or stash them first so the migration can be reviewed and undone with git, preview with --dry-run, or pass --force.\n`,
+      );
+      return EXIT_REFUSED;
+    }
+  }
+
+  let result = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, stateKeyEnv: args.stateKeyEnv, ignore: args.ignore });
+  let formatter: FormatterOutcome = { kind: 'none' };
+  if (args.dryRun) {
+    const diff = unifiedDiff(result, cwd);
+    if (diff && args.json !== '-') out(diff + '\n');
+    const changed = result.files.filter(needsWrite).map((f) => f.path);
+    formatter = formatChangedFiles(changed, cwd, { run: false });
+  } else {
+    const applied = applyResult(result);
+    result = applied.result;
+    formatter = formatChangedFiles(
+      applied.written.filter((f) => path.basename(f) !== 'package.json'),
+      cwd,
+      { run: true },
+    );
+  }
+  const jsonOnStdout = writeReports(result, args, 'migrate', cwd, args.dryRun);
+  const report = formatTextReport(result, { cwd, command: 'migrate', dryRun: args.dryRun, paths: args.paths, formatter, color: Boolean(process.stdout.isTTY) });
+  (jsonOnStdout ? err : out)(report);
+  return exitCodeFor(result, 'migrate');
+}
+
+async function runCheck(args: CommonArgs): Promise<number> {
+  const cwd = process.cwd();
+  const result = await analyse(args.paths, cwd, { ignore: [] });
+  const jsonOnStdout = writeReports(result, args, 'check', cwd, true);
+  const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, color: Boolean(process.stdout.isTTY) });
+  (jsonOnStdout ? err : out)(report);
+  return exitCodeFor(result, 'check');
+}
+
+function asStrings(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code: number | undefined;
+  const parser = yargs(argv)
+    .scriptName(TOOL_NAME)
+    .usage(`${TOOL_NAME} <command> <paths..> [options]\n\nMigrates MCP servers from server-to-client requests to Multi Round-Trip Requests (MCP 2026-07-28).`)
+    .version(VERSION)
+    .strict()
+    .demandCommand(1, 'Give a command: migrate or check.')
+    .recommendCommands()
+    .option('json', { type: 'string', describe: 'Write a JSON report to <file> (- for stdout)', requiresArg: true })
+    .option('sarif', { type: 'string', describe: 'Write a SARIF 2.1.0 report to <file> (GitHub code scanning)', requiresArg: true })
+    .command(
+      'migrate <paths..>',
+      'Rewrite legacy requests in place; mark what cannot be migrated with @mcp-mrtr-todo',
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: 'Files or directories' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'Write nothing; print a unified diff' })
+          .option('force', { type: 'boolean', default: false, describe: 'Run even in a git work tree with uncommitted changes' })
+          .option('tsconfig', { type: 'string', requiresArg: true, describe: 'tsconfig.json for type information' })
+          .option('state-key-env', {
+            type: 'string',
+            requiresArg: true,
+            default: DEFAULT_STATE_KEY_ENV,
+            describe: 'Environment variable the generated code reads the requestState HMAC key from',
+          })
+          .option('ignore', { type: 'string', array: true, requiresArg: true, describe: 'Gitignore-style globs to skip (relative to cwd)' }),
+      async (a) => {
+        code = await runMigrate({
+          paths: asStrings(a.paths),
+          dryRun: Boolean(a.dryRun),
+          force: Boolean(a.force),
+          json: a.json,
+          sarif: a.sarif,
+          tsconfig: a.tsconfig,
+          stateKeyEnv: String(a.stateKeyEnv),
+          ignore: asStrings(a.ignore),
+        });
+      },
+    )
+    .command(
+      'check <paths..>',
+      'Change nothing; list every legacy site and what migrate would do (exit 1 when any exist)',
+      (y) => y.positional('paths', { type: 'string', array: true, describe: 'Files or directories' }),
+      async (a) => {
+        code = await runCheck({ paths: asStrings(a.paths), json: a.json, sarif: a.sarif });
+      },
+    )
+    .example(`${TOOL_NAME} migrate src --dry-run`, 'Preview the migration as a diff')
+    .example(`${TOOL_NAME} check src --sarif mrtr.sarif`, 'Gate a PR and annotate it with GitHub code scanning')
+    .epilogue('Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed (check: legacy sites exist); 2 refused, usage error or crash.')
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error && !(error instanceof UsageError)) throw error;
+      err(`${TOOL_NAME}: ${message ?? error?.message}\nRun \`${TOOL_NAME} --help\` for usage.\n`);
+      code = EXIT_REFUSED;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`${TOOL_NAME}: ${error.message}\n`);
+      return EXIT_REFUSED;
+    }
+    if (code === EXIT_REFUSED) return code;
+    err(`${TOOL_NAME}: crashed: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT_REFUSED;
+  }
+  // --help / --version print and leave `code` unset.
+  return code ?? EXIT_OK;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    err(`${TOOL_NAME}: crashed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = EXIT_REFUSED;
+  },
+);

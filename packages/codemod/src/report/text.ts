@@ -1,0 +1,140 @@
+/**
+ * The summary a person reads at the end of a run: what was found, what was done, what is left
+ * (with file:line and why), which files and package.json entries changed, how to format them, and
+ * the command that finds every `@mcp-mrtr-todo` marker.
+ */
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import type { MigrationResult, SiteResult } from '../types.js';
+import { needsWrite } from '../fs/atomic-write.js';
+import { displayPath } from './paths.js';
+
+export type FormatterOutcome =
+  | { kind: 'ran'; tool: string; files: number }
+  | { kind: 'failed'; tool: string; message: string; command: string }
+  | { kind: 'hint'; command: string }
+  | { kind: 'none' };
+
+export interface TextReportOptions {
+  cwd: string;
+  command: 'migrate' | 'check';
+  dryRun?: boolean;
+  /** The paths the run was given, for the follow-up commands. */
+  paths: string[];
+  formatter?: FormatterOutcome;
+  /** Use ANSI colours. */
+  color?: boolean;
+}
+
+const KIND_LABEL: Record<string, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+  serving: 'serving',
+  'session-state': 'session state',
+  'test-mock': 'test mocks',
+};
+
+function label(site: SiteResult): string {
+  return KIND_LABEL[site.method] ?? site.kind ?? site.method;
+}
+
+function byKind(sites: SiteResult[]): string {
+  const counts = new Map<string, number>();
+  for (const site of sites) counts.set(label(site), (counts.get(label(site)) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+function quote(arg: string): string {
+  return /^[\w./@:+=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function todoSearchCommand(paths: string[]): string {
+  return `grep -rn --exclude-dir=node_modules '${TODO_MARKER}' ${paths.map(quote).join(' ')}`;
+}
+
+export function formatTextReport(result: MigrationResult, options: TextReportOptions): string {
+  const c = colours(options.color ?? false);
+  const rel = (p: string) => displayPath(p, options.cwd);
+  const out: string[] = [];
+  const all = result.files.flatMap((f) => f.sites.map((site) => ({ file: f, site })));
+  const migrated = all.filter((x) => x.site.status === 'migrated');
+  const flagged = all.filter((x) => x.site.status === 'flagged');
+  const check = options.command === 'check';
+  const would = check || options.dryRun;
+  const { summary } = result;
+
+  out.push(
+    c.bold(
+      `mcp-mrtr ${options.command}${options.dryRun ? ' (dry run: nothing written)' : ''}: ` +
+        `${summary.sitesFound} legacy site${summary.sitesFound === 1 ? '' : 's'} in ${new Set(all.map((x) => x.file.path)).size} file(s)`,
+    ),
+  );
+  if (all.length > 0) {
+    out.push(`  ${would ? 'would migrate' : 'migrated'}  ${String(summary.sitesMigrated).padStart(4)}${migrated.length ? `   (${byKind(migrated.map((x) => x.site))})` : ''}`);
+    out.push(`  ${would ? 'would flag   ' : 'flagged '}  ${String(summary.sitesFlagged).padStart(4)}${flagged.length ? `   (${byKind(flagged.map((x) => x.site))})` : ''}`);
+  }
+
+  if (check && all.length > 0) {
+    out.push('', c.bold('Legacy sites and what `mcp-mrtr migrate` would do:'));
+    for (const { file, site } of all) {
+      const where = `${rel(file.path)}:${site.line}:${site.column}`;
+      const verdict = site.status === 'migrated' ? c.green('migrate') : c.yellow(`flag: ${site.reason ?? 'no reason given'}`);
+      out.push(`  ${where}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${verdict}`);
+      if (site.status === 'flagged' && site.advice) out.push(`      ${c.dim(site.advice)}`);
+    }
+  }
+
+  if (!check && flagged.length > 0) {
+    out.push('', c.bold(`Not migrated (${flagged.length}), each ${would ? 'would be ' : ''}marked with ${TODO_MARKER}:`));
+    for (const { file, site } of flagged) {
+      out.push(`  ${c.yellow(`${rel(file.path)}:${site.line}`)}  ${site.method}${site.handler ? ` (${site.handler})` : ''}: ${site.reason ?? 'no reason given'}`);
+      if (site.advice) out.push(`      ${c.dim(site.advice)}`);
+    }
+  }
+
+  const failed = result.files.filter((f) => f.status === 'failed');
+  if (failed.length > 0) {
+    out.push('', c.bold(c.red(`Files that failed (${failed.length}), left unchanged:`)));
+    for (const f of failed) out.push(`  ${c.red(rel(f.path))}: ${f.error ?? 'unknown error'}`);
+  }
+
+  if (!check) {
+    const changed = result.files.filter(needsWrite);
+    if (changed.length > 0) {
+      out.push('', c.bold(`Files ${would ? 'that would change' : 'changed'} (${changed.length}):`));
+      for (const f of changed) out.push(`  ${rel(f.path)}${f.status === 'created' ? ' (new)' : ''}`);
+    }
+    const pkgChanges = result.packageJsonChanges.filter((p) => p.output !== p.original);
+    if (pkgChanges.length > 0) {
+      out.push('', c.bold(`package.json ${would ? 'changes that would be made' : 'changes'}:`));
+      for (const p of pkgChanges) {
+        out.push(`  ${rel(p.path)}:`);
+        for (const [name, version] of Object.entries(p.removed)) out.push(`    ${c.red(`- ${name}@${version}`)}`);
+        for (const [name, version] of Object.entries(p.added)) out.push(`    ${c.green(`+ ${name}@${version}`)}`);
+      }
+      if (!would) out.push(`  ${c.dim('run your package manager (npm install) to update the lock file')}`);
+    }
+    const f = options.formatter;
+    if (f && f.kind !== 'none') {
+      out.push('');
+      if (f.kind === 'ran') out.push(`Formatted ${f.files} changed file(s) with ${f.tool} (configured in this project).`);
+      else if (f.kind === 'failed') out.push(c.yellow(`${f.tool} failed on the changed files (${f.message}); run it yourself: ${f.command}`));
+      else out.push(`Run your formatter on the changed files, e.g.: ${f.command}`);
+    }
+  }
+
+  if (all.length === 0 && failed.length === 0) out.push('', 'Nothing to migrate.');
+
+  out.push('');
+  if (check) {
+    out.push(all.length > 0 ? `Migrate with: mcp-mrtr migrate ${options.paths.map(quote).join(' ')}` : 'No legacy server-to-client requests found.');
+  } else {
+    out.push(`Find every site left to do: ${todoSearchCommand(options.paths)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function colours(on: boolean) {
+  const wrap = (code: string) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+  return { bold: wrap('1'), red: wrap('31'), green: wrap('32'), yellow: wrap('33'), dim: wrap('2') };
+}
