@@ -1,0 +1,103 @@
+/**
+ * Property: for every generated legacy handler, the engine either migrates it so that a
+ * 2026-07-28 client sees the same result and the same side-effect counts as a legacy client
+ * (same scripted answers, including decline, cancel, invalid content and missing capabilities),
+ * or flags it with a reason. Never silently wrong, never a half-rewritten handler, never output
+ * that fails to typecheck against the real v2 types.
+ *
+ * PROPERTY_RUNS (default 150) sets the number of generated handlers, PROPERTY_SEED fixes the seed.
+ * On failure fast-check replays the failing case, shrinks it and prints seed, path and the
+ * counterexample; the shrunk case is also written as a fixture candidate under
+ * .tmp/property-counterexamples/ (input + case.json with a behaviour script).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { caseArbitrary, printCase } from './generator.js';
+import { runSpecArbitrary, type RunSpec } from './peers.js';
+import { CODEMOD_ROOT, runBatch, type CaseInput, type CaseVerdict } from './pipeline.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const SEED = process.env.PROPERTY_SEED !== undefined ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
+
+const caseInput: fc.Arbitrary<CaseInput> = fc
+  .tuple(caseArbitrary, fc.array(runSpecArbitrary, { minLength: 3, maxLength: 3 }))
+  .map(([handler, runs]) => ({ handler, runs }));
+
+function describeVerdict(v: CaseVerdict): string {
+  return v.kind === 'failure' ? `${v.why}\n${JSON.stringify(v.detail, null, 2)?.slice(0, 4000) ?? ''}` : v.kind;
+}
+
+function scenarioOf(spec: RunSpec, given: { elicitation: unknown[]; sampling: unknown[]; roots: unknown[] }, name: string) {
+  return { name, capabilities: spec.capabilities, answers: given };
+}
+
+/** Turns a shrunk counterexample into a fixture candidate (input + case.json with a behaviour script). */
+async function writeCounterexample(input: CaseInput, verdict: CaseVerdict): Promise<string> {
+  const dir = join(CODEMOD_ROOT, '.tmp/property-counterexamples');
+  mkdirSync(dir, { recursive: true });
+  const name = `prop-${SEED}`;
+  writeFileSync(join(dir, `${name}.input.ts`), printCase(input.handler, '../support/effects.js'));
+  const runs = verdict.kind === 'failure' && verdict.detail && typeof verdict.detail === 'object' && 'legacy' in verdict.detail ? [verdict.detail as { spec: RunSpec; legacy: { given: never } }] : [];
+  writeFileSync(
+    join(dir, `${name}.case.json`),
+    JSON.stringify(
+      {
+        description: `property-test counterexample (seed ${SEED}): ${verdict.kind === 'failure' ? verdict.why : verdict.kind}`,
+        ...(runs.length
+          ? { behaviour: { calls: [{ type: 'tool', name: 'prop', arguments: runs[0].spec.args, scenarios: [scenarioOf(runs[0].spec, runs[0].legacy.given, 'counterexample')] }] } }
+          : {}),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  return join(dir, name);
+}
+
+describe('property: generated legacy handlers migrate equivalently or are flagged', () => {
+  it(`${RUNS} generated handlers (seed ${SEED})`, async () => {
+    console.log(`property seed ${SEED} (PROPERTY_SEED=${SEED} PROPERTY_RUNS=${RUNS} to replay)`);
+    const inputs = fc.sample(caseInput, { seed: SEED, numRuns: RUNS });
+    const t0 = Date.now();
+    const report = await runBatch(`property-${SEED}`, inputs);
+    const counts = { migrated: 0, flagged: 0, failure: 0, runs: 0, rounds: 0 };
+    for (const v of report.verdicts) {
+      counts[v.kind]++;
+      if (v.kind === 'migrated') {
+        counts.runs += v.runs.length;
+        counts.rounds += v.runs.reduce((a, r) => a + r.migrated.rounds, 0);
+      }
+    }
+    console.log(`property: ${inputs.length} cases in ${Date.now() - t0} ms: ${counts.migrated} migrated (${counts.runs} scripted runs, ${counts.rounds} tools/call rounds), ${counts.flagged} flagged, ${counts.failure} failed`);
+    const flaggedReasons = new Map<string, number>();
+    for (const v of report.verdicts) if (v.kind === 'flagged') for (const r of v.reasons) flaggedReasons.set(r.replace(/^\d+: /, ''), (flaggedReasons.get(r.replace(/^\d+: /, '')) ?? 0) + 1);
+    if (flaggedReasons.size) console.log('flag reasons:', Object.fromEntries(flaggedReasons));
+
+    const firstFailure = report.verdicts.findIndex((v) => v.kind === 'failure');
+    if (firstFailure === -1) return;
+
+    // Replay the failing case through fast-check (same seed, its path) so it shrinks it.
+    let shrunk: { input: CaseInput; verdict: CaseVerdict } | undefined;
+    let attempt = 0;
+    const details = await fc.check(
+      fc.asyncProperty(caseInput, async (input) => {
+        const single = await runBatch(`property-${SEED}-shrink-${attempt++ % 4}`, [input]);
+        const verdict = single.verdicts[0];
+        if (verdict.kind === 'failure') shrunk = { input, verdict };
+        return verdict.kind !== 'failure';
+      }),
+      { seed: SEED, path: String(firstFailure), numRuns: RUNS, interruptAfterTimeLimit: 150_000, markInterruptAsFailure: true },
+    );
+    const where = shrunk ? await writeCounterexample(shrunk.input, shrunk.verdict) : '(not reproduced alone)';
+    const message = [
+      `case ${firstFailure} of seed ${SEED}: ${describeVerdict(report.verdicts[firstFailure])}`,
+      `legacy source:\n${report.sources[firstFailure]}`,
+      `migrated output:\n${report.outputs[firstFailure] ?? '(none)'}`,
+      `shrunk (fast-check seed ${details.seed}, path ${details.counterexamplePath}): fixture candidate ${where}`,
+      shrunk ? `${printCase(shrunk.input.handler, '../support/effects.js')}\n${describeVerdict(shrunk.verdict)}` : '',
+    ].join('\n\n');
+    expect.fail(message);
+  }, 400_000);
+});
