@@ -10,7 +10,11 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { cachedRoots, createServer } from '../../../../fixtures/demo/src/server.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+// Loaded by URL: the fixture lives outside this package's tsconfig rootDir.
+const demoServer = new URL('../../../../fixtures/demo/src/server.ts', import.meta.url).href;
+const { cachedRoots, createServer } = (await import(demoServer)) as { cachedRoots: () => string[]; createServer: () => McpServer };
 
 async function connect() {
   const server = createServer();

@@ -1,17 +1,18 @@
 /** Validators for the CLI's reports: the official SARIF 2.1.0 schema and the JSON report's shape. */
 import { createRequire } from 'node:module';
-import Ajv from 'ajv';
-import Ajv04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
 
 const require = createRequire(import.meta.url);
+// CommonJS packages whose `default` export NodeNext typing does not see through.
+const Ajv04 = (require('ajv-draft-04') as { default: typeof Ajv }).default;
+const addFormats = (require('ajv-formats') as { default: (ajv: Ajv) => void }).default;
 
 /** SARIF 2.1.0 (rtm.5, OASIS) JSON schema as shipped by Microsoft's `@microsoft/jest-sarif`. */
 export const sarifSchema = require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json') as Record<string, unknown>;
 
 // The schema is draft-04; its `language` pattern is not valid in unicode mode.
 const ajv04 = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
-addFormats(ajv04 as never);
+addFormats(ajv04);
 export const validateSarif = ajv04.compile(sarifSchema);
 
 const site = {
