@@ -71,7 +71,7 @@ export default createRule<[], MessageId>({
     let mrtrResourceCount = 0;
     const serverHints: TSESTree.Property[] = [];
 
-    function isInputRequiredCall(node: TSESTree.Node): node is TSESTree.CallExpression {
+    function isInputRequiredCall(node: TSESTree.Node): boolean {
       if (node.type !== AST_NODE_TYPES.CallExpression) return false;
       const callee = unwrap(node.callee);
       return callee.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(callee.name);

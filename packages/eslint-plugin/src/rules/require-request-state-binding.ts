@@ -9,6 +9,7 @@ import { createRule } from '../utils/create-rule.js';
 import {
   calleeName,
   findProperty,
+  isValueReference,
   localNamesOf,
   resolveValue,
   staticString,
@@ -111,7 +112,7 @@ export default createRule<[], MessageId>({
               return 'stop';
             }
           }
-          if (n.type === AST_NODE_TYPES.Identifier && depth < 3) {
+          if (n.type === AST_NODE_TYPES.Identifier && depth < 3 && isValueReference(n)) {
             const resolved = resolveValue(n, sourceCode, 1);
             if (resolved !== n && !seen.has(resolved)) {
               seen.add(resolved);

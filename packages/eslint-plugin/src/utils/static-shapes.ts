@@ -29,7 +29,7 @@ export function keyName(key: Node, computed = false): string | undefined {
   return staticString(key);
 }
 
-export function propertyName(prop: TSESTree.ObjectLiteralElement): string | undefined {
+export function propertyName(prop: Node): string | undefined {
   if (prop.type !== AST_NODE_TYPES.Property) return undefined;
   return keyName(prop.key, prop.computed);
 }
@@ -55,7 +55,7 @@ export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpressio
 }
 
 /** Receiver of a member call: `a.b.f()` → the `a.b` node. */
-export function calleeObject(call: TSESTree.CallExpression): TSESTree.Expression | undefined {
+export function calleeObject(call: TSESTree.CallExpression): Node | undefined {
   const callee = unwrap(call.callee);
   return callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
 }
@@ -170,6 +170,16 @@ export function walk(
   return false;
 }
 
+/** An identifier that reads a variable (not `a.name` / `{ name: … }` / a declaration id). */
+export function isValueReference(id: TSESTree.Identifier): boolean {
+  const parent = id.parent;
+  if (!parent) return true;
+  if (parent.type === AST_NODE_TYPES.MemberExpression) return parent.object === id || parent.computed;
+  if (parent.type === AST_NODE_TYPES.Property) return parent.value === id || parent.computed;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator) return parent.init === id;
+  return true;
+}
+
 /** A function passed by value: inline, through a const, or a `function name() {}` declaration. */
 export function resolveFunction(node: Node, sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.FunctionLike | undefined {
   const value = resolveValue(node, sourceCode);
@@ -183,7 +193,7 @@ export function resolveFunction(node: Node, sourceCode: Readonly<TSESLint.Source
 export function removeObjectElement(
   fixer: TSESLint.RuleFixer,
   sourceCode: Readonly<TSESLint.SourceCode>,
-  element: TSESTree.ObjectLiteralElement,
+  element: Node,
 ): TSESLint.RuleFix {
   const after = sourceCode.getTokenAfter(element);
   if (after && after.value === ',') {

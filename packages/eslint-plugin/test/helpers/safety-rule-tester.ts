@@ -22,6 +22,14 @@ export const typedRuleTester = new RuleTester({
   },
 });
 
+/**
+ * The rule as RuleTester types it: @typescript-eslint/rule-tester 8.72 ships its own nested
+ * @typescript-eslint/utils, whose RuleModule type differs nominally from the 8.74 one the rules use.
+ */
+export function testable(rule: object): Parameters<RuleTester['run']>[1] {
+  return rule as Parameters<RuleTester['run']>[1];
+}
+
 /** Turns a case into a plain-JavaScript one parsed by espree (ESLint's default parser). */
 export function asJs<T extends object>(testCase: T): T {
   return { ...testCase, filename: 'file.js', languageOptions: { parser: espree, parserOptions: { ecmaVersion: 2022, sourceType: 'module' } } } as T;

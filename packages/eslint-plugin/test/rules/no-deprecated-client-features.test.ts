@@ -1,10 +1,10 @@
 import rule from '../../src/rules/no-deprecated-client-features.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable } from '../helpers/safety-rule-tester.js';
 
 const V1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst mcp = new McpServer({ name: 'x', version: '1' });\n`;
 const V2 = `import { inputRequired } from '@modelcontextprotocol/server';\n`;
 
-ruleTester.run('no-deprecated-client-features', rule, {
+ruleTester.run('no-deprecated-client-features', testable(rule), {
   valid: [
     CANONICAL_MIGRATED,
     // look-alikes: a chat library's createMessage, a file API's listRoots, includeContext of another library

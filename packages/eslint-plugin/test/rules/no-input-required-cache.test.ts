@@ -1,10 +1,10 @@
 import rule from '../../src/rules/no-input-required-cache.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable } from '../helpers/safety-rule-tester.js';
 
 const V2 = `import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 'x', version: '1' });\n`;
 const ASK = `inputRequired({ inputRequests: { who: inputRequired.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: {} } }) } })`;
 
-ruleTester.run('no-input-required-cache', rule, {
+ruleTester.run('no-input-required-cache', testable(rule), {
   valid: [
     CANONICAL_MIGRATED,
     // cache hints on a resource that never uses MRTR are fine

@@ -1,9 +1,9 @@
 import rule from '../../src/rules/no-secrets-in-request-state.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester, typedRuleTester } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable, typedRuleTester } from '../helpers/safety-rule-tester.js';
 
 const V2 = `import { inputRequired, createRequestStateCodec } from '@modelcontextprotocol/server';\nconst codec = createRequestStateCodec({ key: process.env.K!, bind: (c) => c.mcpReq.method });\n`;
 
-ruleTester.run('no-secrets-in-request-state', rule, {
+ruleTester.run('no-secrets-in-request-state', testable(rule), {
   valid: [
     CANONICAL_MIGRATED,
     V2 + `const state = await codec.mint({ step: 'asked-name', name, maxTokens: 200, nextPageToken: cursor, passengers: 2 }, ctx);`,
@@ -52,7 +52,7 @@ ruleTester.run('no-secrets-in-request-state', rule, {
   ],
 });
 
-typedRuleTester.run('no-secrets-in-request-state (type-aware)', rule, {
+typedRuleTester.run('no-secrets-in-request-state (type-aware)', testable(rule), {
   valid: [V2 + `declare const state: { step: number; name: string; tokenCount: number };\nawait codec.mint(state, undefined as any);`],
   invalid: [
     {

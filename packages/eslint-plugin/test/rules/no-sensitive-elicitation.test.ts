@@ -1,9 +1,9 @@
 import rule from '../../src/rules/no-sensitive-elicitation.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable } from '../helpers/safety-rule-tester.js';
 
 const V2 = `import { inputRequired } from '@modelcontextprotocol/server';\nimport { z } from 'zod';\n`;
 
-ruleTester.run('no-sensitive-elicitation', rule, {
+ruleTester.run('no-sensitive-elicitation', testable(rule), {
   valid: [
     CANONICAL_MIGRATED,
     // ordinary fields whose names merely contain secret-looking substrings

@@ -1,9 +1,9 @@
 import rule from '../../src/rules/require-request-state-binding.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester, typedRuleTester } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable, typedRuleTester } from '../helpers/safety-rule-tester.js';
 
 const IMPORT = `import { createRequestStateCodec } from '@modelcontextprotocol/server';\n`;
 
-ruleTester.run('require-request-state-binding', rule, {
+ruleTester.run('require-request-state-binding', testable(rule), {
   valid: [
     CANONICAL_MIGRATED,
     IMPORT + `const codec = createRequestStateCodec({ key: process.env.MCP_REQUEST_STATE_KEY!, bind: (ctx) => ctx.mcpReq.method });`,
@@ -77,7 +77,7 @@ ruleTester.run('require-request-state-binding', rule, {
 });
 
 // With type information, a key imported from another module whose type is a string literal is hard-coded too.
-typedRuleTester.run('require-request-state-binding (type-aware)', rule, {
+typedRuleTester.run('require-request-state-binding (type-aware)', testable(rule), {
   valid: [IMPORT + `declare const key: string;\nconst codec = createRequestStateCodec({ key, bind: (c) => c.mcpReq.method });`],
   invalid: [
     {

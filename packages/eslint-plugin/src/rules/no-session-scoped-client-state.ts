@@ -1,0 +1,139 @@
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import {
+  CTX_MCPREQ_PROPERTY,
+  GET_CLIENT_CAPABILITIES,
+  SESSION_ID_PROPERTY,
+  TARGET,
+} from '@mcp-mrtr/surface';
+import { createRule } from '../utils/create-rule.js';
+import { findLegacySites } from '../utils/legacy-sites.js';
+import { getMcpContextResolver } from '../utils/mcp-context.js';
+import {
+  calleeName,
+  isFunction,
+  isValueReference,
+  memberName,
+  resolveValue,
+  textHasAny,
+  unwrap,
+  walk,
+} from '../utils/static-shapes.js';
+
+type MessageId = 'capabilitiesInHandler' | 'sessionKeyedAnswer';
+
+/** Calls whose result is something the client answered (besides legacy requests). */
+const ANSWER_READERS = new Set<string>([TARGET.inputResponse, TARGET.acceptedContent, GET_CLIENT_CAPABILITIES]);
+const ENVELOPE_READ = `ctx.${CTX_MCPREQ_PROPERTY}.${TARGET.envelopeProperty}?.[${TARGET.clientCapabilitiesMetaKey}]`;
+
+export default createRule<[], MessageId>({
+  name: 'no-session-scoped-client-state',
+  meta: {
+    type: 'suggestion',
+    docs: {
+      description:
+        'Warn on client state read from or stored per session (getClientCapabilities in handlers, maps keyed by session id holding client answers)',
+      recommended: true,
+    },
+    schema: [],
+    messages: {
+      capabilitiesInHandler:
+        `getClientCapabilities() is initialize-scoped: a 2026-07-28 request has no session, and the retry of an MRTR round may reach another instance. Read the capabilities this request declares: ${ENVELOPE_READ} (import ${TARGET.clientCapabilitiesMetaKey} from '@modelcontextprotocol/server').`,
+      sessionKeyedAnswer:
+        "Client answers stored per session ('{{key}}'): on 2026-07-28 there is no session, and an MRTR retry may land on another instance, which would not see this entry. Carry what later rounds need in the sealed requestState, and read capabilities from the request envelope.",
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    const text = sourceCode.text;
+    const hasCapabilities = text.includes(GET_CLIENT_CAPABILITIES);
+    if (!hasCapabilities && !text.includes(SESSION_ID_PROPERTY)) return {};
+    const hasAnswerSources = textHasAny(text, [...ANSWER_READERS, TARGET.inputResponsesField]) || findLegacySites(sourceCode).length > 0;
+    let legacyCalls: Set<TSESTree.Node> | undefined;
+
+    function isLegacyCall(node: TSESTree.Node): boolean {
+      legacyCalls ??= new Set(findLegacySites(sourceCode).map((s) => s.node));
+      return legacyCalls.has(node);
+    }
+
+    /** `extra.sessionId`, `ctx.sessionId`, `transport.sessionId`, a `sessionId` variable, `${sessionId}:x`. */
+    function sessionKey(node: TSESTree.Node): TSESTree.Node | undefined {
+      let found: TSESTree.Node | undefined;
+      const seen = new Set<TSESTree.Node>();
+      const visit = (root: TSESTree.Node, depth: number): void => {
+        walk(root, sourceCode.visitorKeys, (n) => {
+          if (found) return 'stop';
+          if (isFunction(n)) return false;
+          if (
+            (n.type === AST_NODE_TYPES.MemberExpression && memberName(n) === SESSION_ID_PROPERTY) ||
+            (n.type === AST_NODE_TYPES.Identifier && n.name === SESSION_ID_PROPERTY && isValueReference(n))
+          ) {
+            found = n;
+            return 'stop';
+          }
+          if (n.type === AST_NODE_TYPES.Identifier && depth < 2 && isValueReference(n)) {
+            const resolved = resolveValue(n, sourceCode, 1);
+            if (resolved !== n && !seen.has(resolved)) {
+              seen.add(resolved);
+              visit(resolved, depth + 1);
+            }
+          }
+          return undefined;
+        });
+      };
+      visit(node, 0);
+      return found;
+    }
+
+    /** Does the value hold something the client answered (through consts, up to a few hops)? */
+    function holdsClientAnswer(node: TSESTree.Node): boolean {
+      const seen = new Set<TSESTree.Node>();
+      const visit = (root: TSESTree.Node, depth: number): boolean =>
+        walk(root, sourceCode.visitorKeys, (n) => {
+          if (isFunction(n)) return false;
+          if (n.type === AST_NODE_TYPES.CallExpression) {
+            const name = calleeName(n);
+            if ((name !== undefined && ANSWER_READERS.has(name)) || isLegacyCall(n)) return 'stop';
+          }
+          if (n.type === AST_NODE_TYPES.MemberExpression && memberName(n) === TARGET.inputResponsesField) return 'stop';
+          if (n.type === AST_NODE_TYPES.Identifier && depth < 3 && isValueReference(n)) {
+            const resolved = resolveValue(n, sourceCode, 1);
+            if (resolved !== n && !seen.has(resolved)) {
+              seen.add(resolved);
+              if (visit(resolved, depth + 1)) return 'stop';
+            }
+          }
+          return undefined;
+        });
+      return visit(node, 0);
+    }
+
+    function reportStore(node: TSESTree.Node, key: TSESTree.Node): void {
+      context.report({ node, messageId: 'sessionKeyedAnswer', data: { key: sourceCode.getText(key) } });
+    }
+
+    return {
+      CallExpression(call) {
+        const name = calleeName(call);
+        if (name === GET_CLIENT_CAPABILITIES && hasCapabilities) {
+          if (unwrap(call.callee).type !== AST_NODE_TYPES.MemberExpression) return;
+          if (getMcpContextResolver(sourceCode).contextOf(call).kind === 'handler') {
+            context.report({ node: call, messageId: 'capabilitiesInHandler' });
+          }
+          return;
+        }
+        // sessions.set(extra.sessionId, answer)
+        if (name !== 'set' || !hasAnswerSources || call.arguments.length < 2) return;
+        if (unwrap(call.callee).type !== AST_NODE_TYPES.MemberExpression) return;
+        const key = sessionKey(call.arguments[0]!);
+        if (key && holdsClientAnswer(call.arguments[1]!)) reportStore(call, key);
+      },
+      // answers[extra.sessionId] = answer; sessions.get(sessionId).roots = roots
+      AssignmentExpression(assignment) {
+        if (!hasAnswerSources || assignment.left.type !== AST_NODE_TYPES.MemberExpression) return;
+        const key = sessionKey(assignment.left);
+        if (key && holdsClientAnswer(assignment.right)) reportStore(assignment, key);
+      },
+    };
+  },
+});
