@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { CTX_MCPREQ_METHOD_TO_LEGACY, SERVER_METHOD_TO_LEGACY, TODO_MARKER, LEGACY_REQUESTS, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
+import { markerComment } from '../engine/markers.js';
 import type { FileResult, MigrationResult, SiteResult } from '../types.js';
 
 /** Test-runner mocking entry points (not MCP API: the runners' own names). */
@@ -176,7 +177,7 @@ export function scanTestMocks(file: string, text: string): TestMockScan {
     const previousLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
     if (previousLine.includes(TODO_MARKER) || inserts.has(lineStart)) continue;
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-    inserts.set(lineStart, `${indent}// ${TODO_MARKER}: ${reason}; ${shortAdvice(match.name)}\n`);
+    inserts.set(lineStart, `${indent}${markerComment(reason, shortAdvice(match.name))}\n`);
   }
   let output = text;
   for (const pos of [...inserts.keys()].sort((a, b) => b - a)) output = output.slice(0, pos) + inserts.get(pos)! + output.slice(pos);
