@@ -1,0 +1,190 @@
+/**
+ * Analyse + plan for one handler: its request points (direct, Promise.all, helper call, URL
+ * elicitation throw), then the form: "write-once" (one point, nothing with effects before it:
+ * re-run from the top, read or ask) or "phases" (explicit state machine carried in requestState).
+ */
+import { Node, SyntaxKind, type Block, type ParameterDeclaration, type Statement } from 'ts-morph';
+import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
+import type { CallPathStep, Handler, Site } from '../model.js';
+import { firstEffect, abbreviate } from './purity.js';
+import {
+  Obstacle,
+  arrayBindingNames,
+  checkStatementPath,
+  enclosingFunction,
+  line,
+  pointForAwaited,
+  promiseAllOf,
+  siteLabel,
+  type RequestPoint,
+} from './points.js';
+
+export type FunctionWithBody = Node & { getBody(): Node | undefined; getParameters(): ParameterDeclaration[] };
+
+export interface HandlerWork {
+  handler: Handler;
+  fn: FunctionWithBody;
+  body: Block;
+  points: RequestPoint[];
+  form: 'write-once' | 'phases';
+  /** Why the phase form was needed (for the decision note). */
+  phaseReason?: string;
+  sites: Site[];
+}
+
+export function functionWithBody(fn: Node, what: string): { fn: FunctionWithBody; body: Block } {
+  const f = fn as FunctionWithBody;
+  if (typeof f.getBody !== 'function' || typeof f.getParameters !== 'function') throw new Obstacle(`${what} is not a function the rewrite can edit`);
+  const body = f.getBody();
+  if (!body || !Node.isBlock(body)) throw new Obstacle(`${what} is an expression-bodied arrow function; it has no statements to restructure`);
+  return { fn: f, body };
+}
+
+/** Code that runs before `statement` on its path from the top of `body`. */
+export function precedingCode(statement: Node, body: Node): Node[] {
+  const out: Node[] = [];
+  let node: Node = statement;
+  while (node !== body) {
+    const parent = node.getParent();
+    if (!parent) break;
+    if (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent)) {
+      for (const s of parent.getStatements()) {
+        if (s === node) break;
+        out.push(s);
+      }
+    }
+    if (Node.isIfStatement(parent)) out.push(parent.getExpression());
+    if (Node.isCaseClause(parent)) out.push(parent.getExpression());
+    if (Node.isSwitchStatement(parent)) out.push(parent.getExpression());
+    if (Node.isCaseBlock(parent)) {
+      for (const clause of parent.getClauses()) {
+        if (clause === node) break;
+        if (Node.isCaseClause(clause)) out.push(clause.getExpression());
+      }
+    }
+    if (Node.isCatchClause(parent)) {
+      const tryStatement = parent.getParent();
+      if (tryStatement && Node.isTryStatement(tryStatement)) out.push(tryStatement.getTryBlock());
+    }
+    node = parent;
+  }
+  return out;
+}
+
+function throwStatementOf(site: Site): Statement {
+  const node = site.node;
+  if (Node.isThrowStatement(node)) return node;
+  const t = node.getFirstAncestorByKind(SyntaxKind.ThrowStatement);
+  if (!t) throw new Obstacle(`${siteLabel(site)} creates a UrlElicitationRequiredError that is not thrown directly`);
+  return t;
+}
+
+/** Request points of a handler from the sites that reach it (direct or through one helper call). */
+export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site; path: CallPathStep[] }>): RequestPoint[] {
+  const byStatement = new Map<Statement, RequestPoint>();
+  const add = (point: RequestPoint): void => {
+    const existing = byStatement.get(point.statement);
+    if (existing) {
+      if (existing.kind === point.kind && (point.kind === 'parallel' || (point.kind === 'helper' && existing.helperCall === point.helperCall))) {
+        for (const s of point.sites) if (!existing.sites.includes(s)) existing.sites.push(s);
+        return;
+      }
+      throw new Obstacle(`two requests share one statement (line ${line(point.statement)})`);
+    }
+    byStatement.set(point.statement, point);
+  };
+  for (const { site, path } of entries) {
+    const label = siteLabel(site);
+    if (path.length === 0) {
+      if (site.shape === 'url-elicitation-error') {
+        const statement = throwStatementOf(site);
+        if (enclosingFunction(statement) !== fn) throw new Obstacle(`${label} is thrown inside a nested function`);
+        add({ kind: 'url-throw', statement, binding: { kind: 'discard' }, sites: [site], keys: [] });
+        continue;
+      }
+      if (site.shape === 'completion-notifier') throw new Obstacle(`${label}: URL elicitation completion notifications have no MRTR form (the retry itself signals completion)`);
+      const all = promiseAllOf(site);
+      if (all) {
+        if (/allSettled/.test(all.getExpression().getText())) throw new Obstacle(`${label} is inside Promise.allSettled: per-request failure results have no MRTR equivalent`);
+        const base = pointForAwaited(all, fn, label);
+        add({ kind: 'parallel', ...base, sites: [site], keys: [] });
+        continue;
+      }
+      add({ kind: 'direct', ...pointForAwaited(site.node, fn, label), sites: [site], keys: [] });
+      continue;
+    }
+    if (path.length > 1) {
+      throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); only one helper level is rewritten`);
+    }
+    const step = path[0]!;
+    const name = abbreviate(step.call.getExpression().getText(), 40);
+    const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``);
+    add({ kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee });
+  }
+  const points = [...byStatement.values()].sort((a, b) => a.statement.getStart() - b.statement.getStart());
+  for (const point of points) {
+    if (point.kind === 'parallel') {
+      const all = promiseAllOf(point.sites[0]!)!;
+      const elements = all.getArguments()[0]!.asKindOrThrow(SyntaxKind.ArrayLiteralExpression).getElements();
+      if (elements.length !== point.sites.length || !elements.every((e) => point.sites.some((s) => s.node === e))) {
+        throw new Obstacle(`Promise.all at line ${line(all)} mixes legacy requests with other promises`);
+      }
+      point.sites.sort((a, b) => a.node.getStart() - b.node.getStart());
+      if (point.binding.kind !== 'declare') throw new Obstacle(`the Promise.all of requests at line ${line(all)} is not destructured into variables`);
+      const names = arrayBindingNames(point.binding.target, point.sites.length);
+      if (names.length !== point.sites.length || names.some((n) => !n)) throw new Obstacle(`the Promise.all of requests at line ${line(all)} is not destructured into one variable per request`);
+      point.elementNames = names;
+    }
+    if (point.kind === 'helper' && point.sites.length > 1) {
+      throw new Obstacle(`helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\` makes ${point.sites.length} requests; only single-request helpers are rewritten`);
+    }
+    checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!));
+  }
+  return points;
+}
+
+/** Expressions evaluated as part of the point before the request goes out. */
+function pointOwnCode(point: RequestPoint): Node[] {
+  if (point.kind === 'helper') return point.helperCall!.getArguments();
+  if (point.kind === 'url-throw') return [];
+  return point.sites.flatMap((s) => (s.params ? [s.params] : []));
+}
+
+export function planHandler(handler: Handler, entries: Array<{ site: Site; path: CallPathStep[] }>): HandlerWork {
+  const { fn, body } = functionWithBody(handler.fn, 'the handler');
+  const points = requestPoints(fn, entries);
+  const sites = entries.map((e) => e.site);
+  if (points.length === 0) throw new Obstacle('no request point found in the handler');
+  let phaseReason: string | undefined;
+  if (points.length > 1) phaseReason = `${points.length} requests in sequence`;
+  else {
+    const point = points[0]!;
+    const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
+    if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before the request and must not repeat`;
+  }
+  if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
+  for (const point of points) {
+    if (point.statement.getParent() !== body) {
+      const label = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
+      throw new Obstacle(`${phaseReason}, and ${label} is nested inside ${describeNesting(point.statement, body)}: phase form needs requests at the top level of the handler`);
+    }
+    if (point.kind === 'url-throw') throw new Obstacle(`${phaseReason}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);
+  }
+  return { handler, fn, body, points, form: 'phases', phaseReason, sites };
+}
+
+function describeNesting(statement: Node, body: Node): string {
+  let node: Node | undefined = statement.getParent();
+  let last = 'a block';
+  while (node && node !== body) {
+    if (Node.isIfStatement(node)) last = `an if statement (line ${line(node)})`;
+    else if (Node.isTryStatement(node)) last = `a try statement (line ${line(node)})`;
+    else if (Node.isSwitchStatement(node)) last = `a switch (line ${line(node)})`;
+    node = node.getParent();
+  }
+  return last;
+}
+
+export function defaultKey(site: Site): string {
+  return LEGACY_REQUESTS[site.method].defaultKey;
+}

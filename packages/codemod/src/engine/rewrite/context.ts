@@ -1,0 +1,102 @@
+/**
+ * The handler's per-request context parameter (`ctx`), which the rewrite reads `inputResponses`,
+ * `requestState` and the envelope from; added when the legacy handler did not declare it. Also
+ * the handler arguments the requestState digest binds to.
+ */
+import { Node, SyntaxKind, type ParameterDeclaration } from 'ts-morph';
+import { RESOURCE_TEMPLATE_CLASS } from '@mcp-mrtr/surface';
+import type { Handler } from '../model.js';
+import { Obstacle } from './points.js';
+import type { NameAllocator } from './emit.js';
+import type { TextEdit } from './text.js';
+
+export interface ContextAccess {
+  ctx: string;
+  /** Expression of the request's arguments for the state digest (`args`, `request.params`, `uri.href`). */
+  args: string;
+  edits: TextEdit[];
+  /** Statements to put first in the body (destructuring that used to be in the parameter list). */
+  bodyPrefix: string[];
+}
+
+function hasSchemaConfig(handler: Handler): boolean {
+  const args = handler.registrationCall.getArguments();
+  if (handler.registration === 'registerTool' || handler.registration === 'registerPrompt') {
+    const config = args[1];
+    if (config && Node.isObjectLiteralExpression(config)) return !!(config.getProperty('inputSchema') ?? config.getProperty('argsSchema'));
+    return true;
+  }
+  // v1 `tool(name, [description], [schema], [annotations], cb)` / `prompt(name, [description], [schema], cb)`
+  return args.slice(1, -1).some((a) => Node.isObjectLiteralExpression(a) || (!Node.isStringLiteral(a) && !Node.isNoSubstitutionTemplateLiteral(a)));
+}
+
+/** Index of the context parameter in the handler callback, by registration API. */
+function contextIndex(handler: Handler): number {
+  switch (handler.registration) {
+    case 'setRequestHandler':
+      return 1;
+    case 'registerResource':
+    case 'resource': {
+      const template = handler.registrationCall.getArguments().some((a) => Node.isNewExpression(a) && a.getExpression().getText() === RESOURCE_TEMPLATE_CLASS);
+      return template ? 2 : 1;
+    }
+    default:
+      return hasSchemaConfig(handler) ? 1 : 0;
+  }
+}
+
+function isInlineCallback(fn: Node): boolean {
+  const parent = fn.getParent();
+  return !!parent && Node.isCallExpression(parent);
+}
+
+export function contextAccess(handler: Handler, fn: Node & { getParameters(): ParameterDeclaration[] }, names: NameAllocator, ts: boolean, needArgs: boolean): ContextAccess {
+  const params = fn.getParameters();
+  const index = contextIndex(handler);
+  const edits: TextEdit[] = [];
+  const bodyPrefix: string[] = [];
+  let ctx: string;
+  const existing = params[index];
+  if (existing) {
+    const nameNode = existing.getNameNode();
+    if (!Node.isIdentifier(nameNode)) throw new Obstacle(`the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`);
+    ctx = nameNode.getText();
+  } else {
+    ctx = names.has('ctx') ? names.take('ctx') : 'ctx';
+    const annotation = ts && !isInlineCallback(fn) ? ': ServerContext' : '';
+    const missing: string[] = [];
+    for (let i = params.length; i < index; i++) missing.push(names.take(i === 0 ? '_args' : `_arg${i}`));
+    missing.push(`${ctx}${annotation}`);
+    const last = params[params.length - 1];
+    if (last) {
+      if (last.isRestParameter()) throw new Obstacle('the handler takes a rest parameter; cannot add the context parameter');
+      edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${missing.join(', ')}` });
+    } else {
+      const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
+      if (!open) throw new Obstacle('the handler has no parameter list to add the context parameter to');
+      edits.push({ start: open.getEnd(), end: open.getEnd(), text: missing.join(', ') });
+    }
+  }
+  let args = 'null';
+  if (needArgs) {
+    const first = params[0];
+    const argIndexUsed = handler.registration === 'setRequestHandler' || handler.registration === 'registerResource' || handler.registration === 'resource' || index >= 1;
+    if (first && argIndexUsed && index !== 0) {
+      const nameNode = first.getNameNode();
+      let name: string;
+      if (Node.isIdentifier(nameNode)) name = nameNode.getText();
+      else {
+        name = names.take('args');
+        const annotation = first.getTypeNode() ? `: ${first.getTypeNode()!.getText()}` : '';
+        edits.push({ start: first.getStart(), end: first.getEnd(), text: `${name}${annotation}` });
+        bodyPrefix.push(`const ${nameNode.getText()} = ${name};`);
+      }
+      if (handler.registration === 'setRequestHandler') args = `${name}.params`;
+      else if (handler.registration === 'registerResource' || handler.registration === 'resource') {
+        const vars = index === 2 && params[1] && Node.isIdentifier(params[1].getNameNode()) ? params[1].getName() : undefined;
+        args = vars ? `[${name}.href, ${vars}]` : `${name}.href`;
+      } else args = name;
+    }
+  }
+  return { ctx, args, edits, bodyPrefix };
+}

@@ -1,0 +1,120 @@
+/**
+ * Statements that replace a request point: read (or ask) the answer(s), then bind the
+ * legacy-shaped value to what received it before.
+ */
+import { TARGET } from '@mcp-mrtr/surface';
+import type { Binding, RequestPoint } from './points.js';
+import { planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
+import { keyProperty, quote } from './text.js';
+
+/** How a point asks: the `return ...` statement given the `inputRequests` object text. */
+export type AskStyle = (inputRequests: string) => string;
+
+export function askWriteOnce(env: EmitEnv): AskStyle {
+  env.values.add(TARGET.inputRequired);
+  return (requests) => `return ${TARGET.inputRequired}({ inputRequests: ${requests} });`;
+}
+
+export function askWithState(env: EmitEnv, stateExpr: string, codec: string): AskStyle {
+  env.values.add(TARGET.inputRequired);
+  return (requests) => `return ${TARGET.inputRequired}({ inputRequests: ${requests}, requestState: await ${codec}.mint(${stateExpr}, ${env.ctx}) });`;
+}
+
+function bindingLines(binding: Binding, value: string, valueType: string | undefined, env: EmitEnv): string[] {
+  switch (binding.kind) {
+    case 'declare': {
+      const type = binding.typeText ?? (env.ts && binding.name ? valueType : undefined);
+      return [`${binding.declKind} ${binding.target}${type ? `: ${type}` : ''} = ${value};`];
+    }
+    case 'assign':
+      return [`${binding.target} = ${value};`];
+    case 'discard':
+      return [];
+  }
+}
+
+function keyLiteral(key: string): string {
+  return quote(key);
+}
+
+function reads(point: RequestPoint, env: EmitEnv, keyExprs: string[]): ReadPlan[] {
+  return point.sites.map((site, i) => planRead(site, keyExprs[i]!, baseName(point.keys[i]!), env));
+}
+
+export function baseName(key: string): string {
+  const cleaned = key.replace(/[^\w$]/g, '_');
+  return /^[A-Za-z_$]/.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/** Read-or-ask for a direct or parallel point; `ask` decides how the round is returned. */
+export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyExprs?: string[]): string[] {
+  const exprs = keyExprs ?? point.keys.map(keyLiteral);
+  const plans = reads(point, env, exprs);
+  const lines: string[] = [];
+  for (const plan of plans) lines.push(...plan.prelude);
+  const requests = plans.map((plan, i) => `${keyExprs ? `[${exprs[i]}]` : keyProperty(point.keys[i]!)}: ${plan.builder}`);
+  lines.push(`if (${plans.map((p) => (plans.length > 1 ? `(${p.missing})` : p.missing)).join(' || ')}) {`);
+  for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
+  lines.push(`  ${ask(`{ ${requests.join(', ')} }`)}`);
+  lines.push('}');
+  if (point.kind === 'parallel') {
+    const decl = point.binding.kind === 'declare' ? point.binding.declKind : 'const';
+    plans.forEach((plan, i) => {
+      const name = point.elementNames![i]!;
+      lines.push(`${decl} ${name}${env.ts && plan.valueType ? `: ${plan.valueType}` : ''} = ${plan.value};`);
+    });
+  } else {
+    const plan = plans[0]!;
+    lines.push(...bindingLines(point.binding, plan.value!, plan.valueType, env));
+  }
+  return lines;
+}
+
+/** Phase form: at the end of the previous phase, ask for this point's request(s) (never read). */
+export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, helperCall?: string): string[] {
+  if (point.kind === 'helper') {
+    env.values.add('isInputRequiredResult');
+    const step = env.names.take(`${baseName(point.keys[0]!)}Step`);
+    const stateOnly = ask('STEP_REQUESTS');
+    return [
+      `const ${step} = await ${helperCall};`,
+      // The helper may answer without asking (e.g. fail-open without the capability): a state-only round resumes at the next phase.
+      stateOnly.replace('inputRequests: STEP_REQUESTS', `...(isInputRequiredResult(${step}) ? { inputRequests: ${step}.inputRequests } : {})`),
+    ];
+  }
+  const plans = reads(point, env, point.keys.map(keyLiteral));
+  const lines: string[] = [];
+  for (const plan of plans) lines.push(...plan.prelude.filter((l) => !/Answer = |Content = /.test(l)));
+  for (const plan of plans) lines.push(...plan.capabilityCheck);
+  lines.push(ask(`{ ${plans.map((plan, i) => `${keyProperty(point.keys[i]!)}: ${plan.builder}`).join(', ')} }`));
+  return lines;
+}
+
+/** A helper call point: call with ctx and key, return the helper's input_required result through. */
+export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: string, passThrough: (step: string) => string): string[] {
+  env.values.add('isInputRequiredResult');
+  const b = point.binding;
+  if (b.kind === 'declare' && b.name && !b.typeText) {
+    return [`${b.declKind} ${b.name} = await ${callText};`, `if (isInputRequiredResult(${b.name})) ${passThrough(b.name)}`];
+  }
+  const step = env.names.take(`${baseName(point.keys[0]!)}Step`);
+  return [`const ${step} = await ${callText};`, `if (isInputRequiredResult(${step})) ${passThrough(step)}`, ...bindingLines(b, step, undefined, env)];
+}
+
+/** `throw new UrlElicitationRequiredError([...])`: ask for the URL elicitation(s) unless answered. */
+export function urlThrowLines(point: RequestPoint, env: EmitEnv, ask: AskStyle): string[] {
+  const site = point.sites[0]!;
+  const entries = urlElicitations(site);
+  env.values.add(TARGET.inputResponse);
+  env.values.add(TARGET.inputRequired);
+  const keys = entries.map((_, i) => (i === 0 ? point.keys[0]! : `${point.keys[0]!}_${i + 1}`));
+  const missing = keys.map((k) => `${TARGET.inputResponse}(${env.ctx}.mcpReq.inputResponses, ${quote(k)}).kind === 'missing'`).join(' || ');
+  const requests = entries.map((e, i) => `${keyProperty(keys[i]!)}: ${TARGET.inputRequired}.elicitUrl({ message: ${e.message}, url: ${e.url} })`);
+  return [
+    `if (${missing}) {`,
+    `  ${ask(`{ ${requests.join(', ')} }`)}`,
+    '}',
+    // Answered and still required (the user did not complete the flow): the legacy error, as before.
+    point.statement.getText(),
+  ];
+}

@@ -1,0 +1,194 @@
+/**
+ * Code for one legacy request at its new place: read the answer from `inputResponses` (validated,
+ * rebuilt into the legacy result shape) or build the embedded request to ask for it.
+ */
+import { Node } from 'ts-morph';
+import { LEGACY_REQUESTS, TARGET } from '@mcp-mrtr/surface';
+import type { Site } from '../model.js';
+import { quote } from './text.js';
+
+/** What the generated code needs from the file: names to import, whether type syntax is allowed. */
+export interface EmitEnv {
+  ts: boolean;
+  /** Expression for the handler context (`ctx`). */
+  ctx: string;
+  values: Set<string>;
+  types: Set<string>;
+  names: NameAllocator;
+}
+
+export class NameAllocator {
+  private readonly taken: Set<string>;
+  constructor(taken: Iterable<string>) {
+    this.taken = new Set(taken);
+  }
+  /** `base` if free, else `base2`, `base3`... ; reserves the result. */
+  take(base: string): string {
+    let name = base;
+    for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
+    this.taken.add(name);
+    return name;
+  }
+  has(name: string): boolean {
+    return this.taken.has(name);
+  }
+  /** A copy for a nested block scope: names taken there do not leak out. */
+  clone(): NameAllocator {
+    return new NameAllocator(this.taken);
+  }
+}
+
+export interface ReadPlan {
+  /** Statements evaluated on every round before deciding (request params, answer view). */
+  prelude: string[];
+  /** Condition under which the answer is missing or invalid: ask (again). */
+  missing: string;
+  /** `inputRequired.<builder>(...)` expression for the embedded request. */
+  builder: string;
+  /** Capability-check statements to run right before asking (legacy behaviour without the capability). */
+  capabilityCheck: string[];
+  /** Expression of the legacy-shaped result, valid after the `missing` branch returned. */
+  value?: string;
+  /** Type of `value` (TS only). */
+  valueType?: string;
+}
+
+export class UnsupportedShape extends Error {}
+
+/** The params expression of a request site (`{ message, requestedSchema }`), or undefined for roots. */
+function paramsText(site: Site): string | undefined {
+  if (site.params) return site.params.getText();
+  if (LEGACY_REQUESTS[site.method].kind === 'roots') return undefined;
+  throw new UnsupportedShape(`request parameters of \`${abbreviated(site.node.getText())}\` are not a literal \`params\` the codemod can read`);
+}
+
+function abbreviated(text: string): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > 60 ? `${one.slice(0, 59)}…` : one;
+}
+
+function isUrlElicitation(site: Site): boolean {
+  const params = site.params;
+  if (!params || !Node.isObjectLiteralExpression(params)) return false;
+  const mode = params.getProperty('mode');
+  return !!mode && Node.isPropertyAssignment(mode) && /^['"`]url['"`]$/.test(mode.getInitializer()?.getText() ?? '');
+}
+
+/** Reads the per-request client capabilities from the 2026-07-28 envelope (typed read, no `any`). */
+export function capabilitiesExpression(env: EmitEnv): string {
+  env.values.add(TARGET.clientCapabilitiesMetaKey);
+  if (!env.ts) return `${env.ctx}.mcpReq.envelope?.[${TARGET.clientCapabilitiesMetaKey}]`;
+  env.types.add('ClientCapabilities');
+  return `(${env.ctx}.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[${TARGET.clientCapabilitiesMetaKey}]`;
+}
+
+/** The legacy SDK's error when the client lacks the capability, thrown before asking so fallback paths keep their trigger. */
+const CAPABILITY_ERRORS: Record<string, string> = {
+  elicitation: 'Client does not support form elicitation.',
+  'elicitation-url': 'Client does not support url elicitation.',
+  sampling: 'Client does not support sampling (required for sampling/createMessage)',
+  roots: 'Client does not support listing roots (required for roots/list)',
+};
+
+function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string): string[] {
+  return [
+    `const ${capsName} = ${capabilitiesExpression(env)};`,
+    `if (${capsName} && !${capsName}.${capability}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,
+  ];
+}
+
+/**
+ * Read plan for `site` answered under `keyExpr` (a string literal or a variable holding the key).
+ * `base` names the generated locals (`<base>Request`, `<base>Answer`, ...).
+ */
+export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv): ReadPlan {
+  const info = LEGACY_REQUESTS[site.method];
+  const responses = `${env.ctx}.mcpReq.inputResponses`;
+  const answer = env.names.take(`${base}Answer`);
+  const caps = env.names.take(`${base}Capabilities`);
+  env.values.add(TARGET.inputRequired);
+  env.values.add(TARGET.inputResponse);
+  const prelude: string[] = [];
+  switch (info.kind) {
+    case 'elicitation': {
+      const request = env.names.take(`${base}Request`);
+      const params = paramsText(site)!;
+      env.types.add('ElicitResult');
+      if (isUrlElicitation(site)) {
+        env.types.add('ElicitRequestURLParams');
+        prelude.push(env.ts ? `const ${request}: ElicitRequestURLParams = ${params};` : `const ${request} = ${params};`);
+        prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+        return {
+          prelude,
+          missing: `${answer}.kind !== 'elicit'`,
+          builder: `${TARGET.inputRequired}.elicitUrl({ message: ${request}.message, url: ${request}.url })`,
+          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation-url', caps),
+          value: `{ action: ${answer}.action }`,
+          valueType: 'ElicitResult',
+        };
+      }
+      const content = env.names.take(`${base}Content`);
+      env.values.add(TARGET.acceptedContent);
+      env.values.add(TARGET.fromJsonSchema);
+      env.types.add('ElicitRequestFormParams');
+      prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
+      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+      // v1 validated accepted content against requestedSchema; MRTR does not: validate, re-ask when invalid.
+      prelude.push(
+        `const ${content} = ${TARGET.acceptedContent}(${responses}, ${keyExpr}, ${TARGET.fromJsonSchema}${env.ts ? "<ElicitResult['content']>" : ''}(${request}.requestedSchema));`,
+      );
+      return {
+        prelude,
+        missing: `${answer}.kind !== 'elicit' || (${answer}.action === 'accept' && ${content} === undefined)`,
+        builder: `${TARGET.inputRequired}.elicit(${request})`,
+        capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps),
+        value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
+        valueType: 'ElicitResult',
+      };
+    }
+    case 'sampling': {
+      const params = paramsText(site)!;
+      env.values.add('isSpecType');
+      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+      return {
+        prelude,
+        // Malformed answers (not a CreateMessageResult) are re-requested, never trusted.
+        missing: `${answer}.kind !== 'sampling' || !isSpecType.CreateMessageResult(${answer}.result)`,
+        builder: `${TARGET.inputRequired}.createMessage(${params})`,
+        capabilityCheck: capabilityCheck(env, 'sampling', 'sampling', caps),
+        value: `${answer}.result`,
+      };
+    }
+    case 'roots': {
+      env.types.add('ListRootsResult');
+      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+      return {
+        prelude,
+        missing: `${answer}.kind !== 'roots'`,
+        builder: `${TARGET.inputRequired}.listRoots()`,
+        capabilityCheck: capabilityCheck(env, 'roots', 'roots', caps),
+        value: `{ roots: ${answer}.roots }`,
+        valueType: 'ListRootsResult',
+      };
+    }
+  }
+}
+
+/** `throw new UrlElicitationRequiredError([{ message, url, ... }])`: the URL elicitations it carries. */
+export function urlElicitations(site: Site): Array<{ message: string; url: string }> {
+  const node = site.node;
+  const created = Node.isThrowStatement(node) ? node.getExpression() : node;
+  if (!created || !Node.isNewExpression(created)) throw new UnsupportedShape('UrlElicitationRequiredError is not constructed in the throw statement');
+  const list = created.getArguments()[0];
+  if (!list || !Node.isArrayLiteralExpression(list)) throw new UnsupportedShape('UrlElicitationRequiredError elicitations are not an array literal');
+  return list.getElements().map((element) => {
+    if (!Node.isObjectLiteralExpression(element)) throw new UnsupportedShape('URL elicitation entry is not an object literal');
+    const prop = (name: string): string => {
+      const p = element.getProperty(name);
+      if (p && Node.isPropertyAssignment(p)) return p.getInitializerOrThrow().getText();
+      if (p && Node.isShorthandPropertyAssignment(p)) return p.getName();
+      throw new UnsupportedShape(`URL elicitation entry has no literal \`${name}\``);
+    };
+    return { message: prop('message'), url: prop('url') };
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Helpers that make the request for a handler (`confirmAction(server, message)`): rewritten so a
+ * handler can ask through them. The helper gains the handler's context and the wire key, reads the
+ * answer on re-entry and otherwise returns the `inputRequired(...)` result, which every call site
+ * returns through (`if (isInputRequiredResult(x)) return x;`). The helper's own pre-request logic
+ * (capability checks, fail-open defaults) is kept as is.
+ */
+import { Node, SyntaxKind, type Block, type CallExpression } from 'ts-morph';
+import type { Site } from '../model.js';
+import { functionWithBody, precedingCode, type FunctionWithBody } from './analyse.js';
+import { Obstacle, checkStatementPath, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
+import { firstEffect } from './purity.js';
+import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
+
+export interface HelperWork {
+  fn: FunctionWithBody;
+  body: Block;
+  point: RequestPoint;
+  name: string;
+  /** Name of an existing parameter that already is the handler context (v2 `ctx` helpers). */
+  ctxParam?: string;
+  /** Number of declared parameters before the rewrite (call sites are padded to it). */
+  paramCount: number;
+}
+
+export function helperName(fn: Node): string {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getName() ?? 'helper';
+  const parent = fn.getParent();
+  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getName();
+  return 'helper';
+}
+
+function nameNodeOf(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
+  const parent = fn.getParent();
+  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getNameNode();
+  return undefined;
+}
+
+/** Root identifier of a site receiver (`ctx` in `ctx.mcpReq.elicitInput`). */
+function receiverRoot(site: Site): Node | undefined {
+  let node: Node | undefined = Node.isCallExpression(site.node) ? site.node.getExpression() : undefined;
+  while (node && (Node.isPropertyAccessExpression(node) || Node.isCallExpression(node))) node = node.getExpression();
+  return node && Node.isIdentifier(node) ? node : undefined;
+}
+
+export function planHelper(fnNode: Node, sites: Site[]): HelperWork {
+  const name = helperName(fnNode);
+  const { fn, body } = functionWithBody(fnNode, `helper \`${name}\``);
+  if (sites.length !== 1) throw new Obstacle(`helper \`${name}\` makes ${sites.length} requests; only single-request helpers are rewritten`);
+  const site = sites[0]!;
+  if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
+  const base = pointForAwaited(site.node, fn, `${siteLabel(site)} in helper \`${name}\``);
+  const point: RequestPoint = { kind: 'direct', ...base, sites: [site], keys: [] };
+  checkStatementPath(point.statement, fn, `${siteLabel(site)} in helper \`${name}\``);
+  const effect = firstEffect([...precedingCode(point.statement, body), ...(site.params ? [site.params] : [])], fn);
+  if (effect) throw new Obstacle(`helper \`${name}\` runs \`${effect.description}\` (line ${line(effect.node)}) before its request; it would repeat on every round`);
+  const params = fn.getParameters();
+  if (params.some((p) => p.isRestParameter())) throw new Obstacle(`helper \`${name}\` takes a rest parameter; cannot add the context and key parameters`);
+  const returnType = (fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
+  if (returnType && !/^Promise<[\s\S]*>$/.test(returnType.getText())) throw new Obstacle(`helper \`${name}\` declares return type \`${returnType.getText()}\`, not a Promise`);
+  if (!(fn as unknown as { isAsync?: () => boolean }).isAsync?.()) throw new Obstacle(`helper \`${name}\` is not an async function`);
+  let ctxParam: string | undefined;
+  const root = receiverRoot(site);
+  if (root && (site.shape === 'ctx-method' || site.shape === 'ctx-send' || site.shape === 'send-request')) {
+    const param = params.find((p) => p.getName() === root.getText());
+    if (param && Node.isIdentifier(param.getNameNode())) ctxParam = param.getName();
+  }
+  return { fn, body, point, name, ctxParam, paramCount: params.length };
+}
+
+/**
+ * Every reference to the helper must be a call the rewrite updates; returns the first one that is not.
+ */
+export function unhandledReference(helper: HelperWork, handled: Set<CallExpression>): string | undefined {
+  const nameNode = nameNodeOf(helper.fn);
+  if (!nameNode || !Node.isIdentifier(nameNode)) return `helper \`${helper.name}\` has no name to find its callers by`;
+  for (const ref of nameNode.findReferencesAsNodes()) {
+    if (ref === nameNode) continue;
+    if (ref.getSourceFile().isInNodeModules()) continue;
+    let callee: Node = ref;
+    const parent = ref.getParent();
+    if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
+    const call = callee.getParent();
+    if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isShorthandPropertyAssignment(parent)) {
+      if (Node.isShorthandPropertyAssignment(parent)) return `helper \`${helper.name}\` is also passed around as a value (${ref.getSourceFile().getBaseName()}:${line(ref)})`;
+      continue;
+    }
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== callee || !handled.has(call)) {
+      return `helper \`${helper.name}\` is also used at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside a handler the rewrite migrates`;
+    }
+  }
+  return undefined;
+}
+
+export function defaultHelperKey(helper: HelperWork): string {
+  const site = helper.point.sites[0]!;
+  const b = helper.point.binding;
+  if (b.kind === 'declare' && b.name) return b.name;
+  return LEGACY_REQUESTS[site.method].defaultKey;
+}
+
+export { SyntaxKind };

@@ -1,0 +1,67 @@
+/** Merges the names the rewrite uses into the file's imports (ESM `import`, or CJS `require` destructuring). */
+import { Node, type SourceFile } from 'ts-morph';
+import type { ModuleFlavour } from './state-module.js';
+
+export function ensureNamedImports(file: SourceFile, specifier: string, values: string[], types: string[], flavour: ModuleFlavour): void {
+  const wantedTypes = flavour === 'ts' ? types.filter((t) => !values.includes(t)) : [];
+  if (values.length === 0 && wantedTypes.length === 0) return;
+  if (flavour === 'cjs') return ensureRequire(file, specifier, values);
+  const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
+  const imported = new Set<string>();
+  for (const d of decls) for (const n of d.getNamedImports()) imported.add((n.getAliasNode() ?? n.getNameNode()).getText());
+  const missingValues = values.filter((v) => !imported.has(v));
+  const missingTypes = wantedTypes.filter((t) => !imported.has(t));
+  if (missingValues.length === 0 && missingTypes.length === 0) return;
+  const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport());
+  if (target) {
+    for (const v of missingValues) target.addNamedImport(v);
+    for (const t of missingTypes) target.addNamedImport({ name: t, isTypeOnly: true });
+    sortNamedImports(target);
+    return;
+  }
+  const names = [...missingValues, ...missingTypes.map((t) => `type ${t}`)];
+  const imports = file.getImportDeclarations();
+  const text = `import { ${names.join(', ')} } from '${specifier}';`;
+  if (imports.length > 0) imports[imports.length - 1]!.replaceWithText(`${imports[imports.length - 1]!.getText()}\n${text}`);
+  else file.insertStatements(0, text);
+}
+
+function sortNamedImports(decl: import('ts-morph').ImportDeclaration): void {
+  const named = decl.getNamedImports();
+  const texts = named.map((n) => n.getText());
+  const sorted = [...texts].sort((a, b) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' }));
+  if (texts.join() === sorted.join()) return;
+  const multiline = decl.getText().includes('\n');
+  const body = multiline ? `{\n  ${sorted.join(',\n  ')},\n}` : `{ ${sorted.join(', ')} }`;
+  const clause = decl.getImportClause();
+  const defaultImport = clause?.getDefaultImport()?.getText();
+  decl.replaceWithText(`import ${defaultImport ? `${defaultImport}, ` : ''}${body} from '${decl.getModuleSpecifierValue()}';`);
+}
+
+function ensureRequire(file: SourceFile, specifier: string, values: string[]): void {
+  for (const statement of file.getVariableStatements()) {
+    for (const decl of statement.getDeclarations()) {
+      const init = decl.getInitializer();
+      if (!init || !Node.isCallExpression(init) || init.getExpression().getText() !== 'require') continue;
+      const arg = init.getArguments()[0];
+      if (!arg || !Node.isStringLiteral(arg) || arg.getLiteralValue() !== specifier) continue;
+      const pattern = decl.getNameNode();
+      if (!Node.isObjectBindingPattern(pattern)) continue;
+      const have = new Set(pattern.getElements().map((e) => e.getName()));
+      const missing = values.filter((v) => !have.has(v));
+      if (missing.length === 0) return;
+      const names = [...pattern.getElements().map((e) => e.getText()), ...missing];
+      pattern.replaceWithText(`{ ${names.join(', ')} }`);
+      return;
+    }
+  }
+  const text = `const { ${values.join(', ')} } = require('${specifier}');`;
+  const requires = file.getStatements().filter((s) => Node.isVariableStatement(s) && /\brequire\s*\(/.test(s.getText()));
+  const anchor = requires[requires.length - 1];
+  if (anchor) anchor.replaceWithText(`${anchor.getText()}\n${text}`);
+  else {
+    const first = file.getStatements()[0];
+    const directive = first && Node.isExpressionStatement(first) && /^['"]use strict['"]/.test(first.getText());
+    file.insertStatements(directive ? 1 : 0, text);
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Liveness across a request point for the phase form: which locals declared before the point are
+ * read at or after it, and how each travels to the next round (stored in requestState when
+ * JSON-serialisable, recomputed when provably pure, otherwise an obstacle).
+ */
+import { Node, SyntaxKind, TypeFormatFlags, type Statement, type Type, type VariableStatement } from 'ts-morph';
+import { firstEffect } from './purity.js';
+import { Obstacle } from './points.js';
+
+export interface LiveVar {
+  name: string;
+  declKind: 'const' | 'let' | 'var';
+  /** 'store': carried in requestState; 'recompute': declaration re-run in the later phase. */
+  mode: 'store' | 'recompute';
+  /** TS type text for the state type (store mode, TS only). */
+  typeText?: string;
+  statement: VariableStatement;
+}
+
+interface Declared {
+  name: string;
+  id: Node;
+  declKind: 'const' | 'let' | 'var';
+  statement: VariableStatement;
+  initializer?: Node;
+}
+
+/** Names bound by the top-level variable statements in `statements`. */
+export function declaredIn(statements: Statement[]): Declared[] {
+  const out: Declared[] = [];
+  for (const statement of statements) {
+    if (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement)) {
+      out.push({ name: statement.getName() ?? '', id: statement, declKind: 'const', statement: statement as unknown as VariableStatement });
+      continue;
+    }
+    if (!Node.isVariableStatement(statement)) continue;
+    const declKind = statement.getDeclarationKind() as 'const' | 'let' | 'var';
+    for (const decl of statement.getDeclarations()) {
+      const nameNode = decl.getNameNode();
+      const ids = Node.isIdentifier(nameNode) ? [nameNode] : nameNode.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => !Node.isPropertyAssignment(id.getParent()) && !(Node.isBindingElement(id.getParent()) && (id.getParent() as { getPropertyNameNode?: () => Node | undefined }).getPropertyNameNode?.() === id));
+      for (const id of ids) out.push({ name: id.getText(), id, declKind, statement, initializer: Node.isIdentifier(nameNode) ? decl.getInitializer() : undefined });
+    }
+  }
+  return out;
+}
+
+/**
+ * Declared names referenced anywhere in `after` (by name: over-approximates under shadowing,
+ * which only carries one value too many).
+ */
+export function referencedLater(declared: Declared[], after: Node[]): Declared[] {
+  const used = new Set<string>();
+  for (const root of after) {
+    const ids = Node.isIdentifier(root) ? [root] : root.getDescendantsOfKind(SyntaxKind.Identifier);
+    for (const id of ids) {
+      const parent = id.getParent();
+      if (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) continue;
+      if (Node.isPropertyAssignment(parent) && parent.getNameNode() === id) continue;
+      used.add(id.getText());
+    }
+  }
+  return declared.filter((d) => used.has(d.name));
+}
+
+const NON_JSON_CLASSES = new Set(['Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'Promise', 'URL', 'Buffer', 'Uint8Array', 'ArrayBuffer', 'Error']);
+
+/** Is every value of `type` preserved by JSON.stringify/parse? Undefined when unknown (any). */
+export function isJsonType(type: Type, depth = 0): boolean | undefined {
+  if (depth > 6) return false;
+  if (type.isAny() || type.isUnknown()) return undefined;
+  if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isLiteral() || type.isBooleanLiteral() || type.isEnumLiteral() || type.isEnum()) return true;
+  if (type.isUnion()) {
+    let all = true;
+    for (const t of type.getUnionTypes()) {
+      const verdict = isJsonType(t, depth + 1);
+      if (verdict === false) return false;
+      if (verdict === undefined) all = false;
+    }
+    return all ? true : undefined;
+  }
+  if (type.isArray()) return isJsonType(type.getArrayElementTypeOrThrow(), depth + 1);
+  if (type.isTuple()) return type.getTupleElements().every((t) => isJsonType(t, depth + 1) === true);
+  if (type.isObject()) {
+    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
+    const symbol = type.getSymbol() ?? type.getAliasSymbol();
+    if (symbol && NON_JSON_CLASSES.has(symbol.getName())) return false;
+    if (symbol?.getDeclarations().some((d) => Node.isClassDeclaration(d))) return false;
+    const decl = symbol?.getDeclarations()[0];
+    for (const prop of type.getProperties()) {
+      const propDecl = prop.getValueDeclaration() ?? prop.getDeclarations()[0] ?? decl;
+      if (!propDecl) return undefined;
+      const verdict = isJsonType(prop.getTypeAtLocation(propDecl), depth + 1);
+      if (verdict !== true) return verdict;
+    }
+    const index = type.getStringIndexType();
+    if (index && isJsonType(index, depth + 1) === false) return false;
+    return true;
+  }
+  return false;
+}
+
+function syntacticallyJson(init: Node | undefined): boolean {
+  if (!init) return false;
+  if (Node.isAwaitExpression(init)) {
+    const inner = init.getExpression();
+    return Node.isCallExpression(inner) && /\.json$/.test(inner.getExpression().getText());
+  }
+  if (Node.isStringLiteral(init) || Node.isNumericLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init) || Node.isTemplateExpression(init)) return true;
+  if (init.getKind() === SyntaxKind.TrueKeyword || init.getKind() === SyntaxKind.FalseKeyword || init.getKind() === SyntaxKind.NullKeyword) return true;
+  if (Node.isArrayLiteralExpression(init)) return init.getElements().every(syntacticallyJson);
+  if (Node.isObjectLiteralExpression(init)) return init.getProperties().every((p) => Node.isPropertyAssignment(p) && syntacticallyJson(p.getInitializer()));
+  if (Node.isBinaryExpression(init)) return true; // arithmetic/comparison/concatenation of any values yields JSON primitives
+  if (Node.isPrefixUnaryExpression(init)) return true;
+  if (Node.isCallExpression(init)) return /^JSON\.parse$|^(String|Number|Boolean)$|\.(join|toString|trim|toLowerCase|toUpperCase|toFixed|toISOString)$/.test(init.getExpression().getText());
+  return false;
+}
+
+function typeText(node: Node): string | undefined {
+  const text = node.getType().getText(node, TypeFormatFlags.NoTruncation | TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+  return text.includes('import(') ? undefined : text;
+}
+
+/** Whether a value referenced later is mutated through a method call or property write. */
+function isMutatedAfter(name: string, after: Node[]): boolean {
+  for (const root of after) {
+    for (const id of root.getDescendantsOfKind(SyntaxKind.Identifier)) {
+      if (id.getText() !== name) continue;
+      const parent = id.getParent();
+      if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === id) {
+        const use = parent.getParent();
+        if (Node.isCallExpression(use) && use.getExpression() === parent) return true;
+        if (Node.isBinaryExpression(use) && use.getLeft() === parent) return true;
+      }
+      if (Node.isBinaryExpression(parent) && parent.getLeft() === id) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Classifies each live declaration. `knownTypes` gives the state type for point results
+ * (`ElicitResult`...), which the rewrite itself produces.
+ */
+export function classifyLive(declared: Declared[], after: Node[], ts: boolean, typeChecked: boolean, knownTypes: Map<string, string>): LiveVar[] {
+  return declared.map((d) => {
+    if (!Node.isVariableStatement(d.statement)) {
+      throw new Obstacle(`live value \`${d.name}\` is a ${(d.statement as Node).getKindName().replace('Declaration', '').toLowerCase()} declared before a request: not JSON-serialisable`);
+    }
+    const known = knownTypes.get(d.name);
+    if (known !== undefined) return { name: d.name, declKind: d.declKind, mode: 'store', typeText: known, statement: d.statement };
+    let json: boolean | undefined;
+    if (typeChecked || ts) json = isJsonType(d.id.getType());
+    if (json === undefined && syntacticallyJson(d.initializer)) json = true;
+    if (json === true) {
+      let text: string | undefined;
+      if (ts) {
+        text = typeText(d.id);
+        if (!text) throw new Obstacle(`live value \`${d.name}\` has a type the rewrite cannot name in the state type`);
+      }
+      return { name: d.name, declKind: d.declKind, mode: 'store', typeText: text, statement: d.statement };
+    }
+    // Not serialisable: recompute when the declaration is pure, const, single and never mutated.
+    const init = d.initializer;
+    const pure =
+      d.declKind === 'const' &&
+      d.statement.getDeclarations().length === 1 &&
+      init !== undefined &&
+      init.getDescendantsOfKind(SyntaxKind.AwaitExpression).length === 0 &&
+      !Node.isAwaitExpression(init) &&
+      firstEffect([init], d.statement) === undefined &&
+      !isMutatedAfter(d.name, after);
+    if (pure) return { name: d.name, declKind: d.declKind, mode: 'recompute', statement: d.statement };
+    const typeName = d.id.getType().getSymbol()?.getName();
+    const what = json === false && typeName && typeName !== '__object' ? ` (${typeName})` : '';
+    throw new Obstacle(
+      json === false
+        ? `live value \`${d.name}\`${what} is not JSON-serialisable and not provably pure to recompute`
+        : `cannot prove live value \`${d.name}\` JSON-serialisable${typeChecked ? '' : ' without type information'}; it must survive into the next round`,
+    );
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * Analyse: where, in a handler (or helper), a legacy request is awaited, and what receives its
+ * answer. A "request point" is the statement that awaits it; everything the rewrite emits is
+ * anchored on that statement. Shapes the rewrite cannot prove safe throw `Obstacle` with the
+ * specific reason that ends up in the report.
+ */
+import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph';
+import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
+import type { Site } from '../model.js';
+import { unwrapExpression, valueParent } from '../find/index.js';
+import { abbreviate } from './purity.js';
+
+export class Obstacle extends Error {}
+
+export type Binding =
+  | { kind: 'declare'; declKind: 'const' | 'let' | 'var'; target: string; name?: string; typeText?: string }
+  | { kind: 'assign'; target: string }
+  | { kind: 'discard' };
+
+export interface RequestPoint {
+  kind: 'direct' | 'parallel' | 'helper' | 'url-throw';
+  statement: Statement;
+  binding: Binding;
+  sites: Site[];
+  /** For 'helper': the call in the handler and the helper function. */
+  helperCall?: CallExpression;
+  helperFn?: Node;
+  /** Wire keys, one per site (assigned by the planner). */
+  keys: string[];
+  /** Per-site binding names for 'parallel' (array destructuring elements). */
+  elementNames?: Array<string | undefined>;
+}
+
+const LOOP_KINDS = new Set([
+  SyntaxKind.ForStatement,
+  SyntaxKind.ForInStatement,
+  SyntaxKind.ForOfStatement,
+  SyntaxKind.WhileStatement,
+  SyntaxKind.DoStatement,
+]);
+
+export function line(node: Node): number {
+  return node.getStartLineNumber();
+}
+
+/** The nearest enclosing function-like node. */
+export function enclosingFunction(node: Node): Node | undefined {
+  return node.getFirstAncestor(
+    (a) => Node.isFunctionDeclaration(a) || Node.isFunctionExpression(a) || Node.isArrowFunction(a) || Node.isMethodDeclaration(a) || Node.isConstructorDeclaration(a) || Node.isGetAccessorDeclaration(a) || Node.isSetAccessorDeclaration(a),
+  );
+}
+
+function describeFunction(fn: Node): string {
+  const parent = fn.getParent();
+  if (parent && Node.isCallExpression(parent)) {
+    const callee = parent.getExpression();
+    const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+    return `a callback passed to \`${abbreviate(name, 30)}(...)\``;
+  }
+  return 'a nested function';
+}
+
+/** Checks the statement sits in `fn`'s own body under block/if/try/switch only. */
+export function checkStatementPath(statement: Statement, fn: Node, what: string): void {
+  const body = (fn as Node & { getBody?: () => Node | undefined }).getBody?.();
+  let node: Node = statement;
+  while (node !== body) {
+    const parent = node.getParent();
+    if (!parent) throw new Obstacle(`${what} is not inside the handler body`);
+    if (LOOP_KINDS.has(parent.getKind())) {
+      const loop = parent.getKindName().replace('Statement', '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+      const isForAwait = Node.isForOfStatement(parent) && parent.isAwaited();
+      throw new Obstacle(
+        isForAwait
+          ? `${what} is inside a for-await loop over a stream: each iteration would need its own round and the stream position cannot be carried in requestState`
+          : `${what} is inside a ${loop} loop (line ${line(parent)}): the loop position and accumulators would have to travel in requestState; not rewritten automatically`,
+      );
+    }
+    if (Node.isTryStatement(parent) && parent.getFinallyBlock() === node) {
+      throw new Obstacle(`${what} is inside a finally block (line ${line(parent)})`);
+    }
+    if (
+      !(
+        Node.isBlock(parent) ||
+        Node.isIfStatement(parent) ||
+        Node.isTryStatement(parent) ||
+        Node.isCatchClause(parent) ||
+        Node.isCaseClause(parent) ||
+        Node.isDefaultClause(parent) ||
+        Node.isCaseBlock(parent) ||
+        Node.isSwitchStatement(parent) ||
+        Node.isLabeledStatement(parent)
+      )
+    ) {
+      throw new Obstacle(`${what} sits inside a ${parent.getKindName()} the rewrite does not restructure`);
+    }
+    node = parent;
+  }
+}
+
+/** Request point for an awaited expression (a site call or a helper call) inside `fn`. */
+export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
+  const owner = enclosingFunction(expr);
+  if (owner !== fn) {
+    if (owner) throw new Obstacle(`${what} is inside ${describeFunction(owner)}, not awaited by the handler itself`);
+    throw new Obstacle(`${what} is not inside a function`);
+  }
+  const { parent, child, awaited } = valueParent(expr);
+  if (!awaited) {
+    if (parent && Node.isReturnStatement(parent)) throw new Obstacle(`${what} is returned as a promise without await (line ${line(parent)})`);
+    if (parent && Node.isPropertyAccessExpression(parent) && /^(then|catch|finally)$/.test(parent.getName())) {
+      throw new Obstacle(`${what} is consumed through a .${parent.getName()}() promise chain`);
+    }
+    throw new Obstacle(`${what} is not awaited: a detached request outlives the handler round`);
+  }
+  if (!parent) throw new Obstacle(`${what} has no enclosing statement`);
+  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === child) {
+    const list = parent.getParent();
+    const statement = list?.getParent();
+    if (!list || !Node.isVariableDeclarationList(list) || !statement || !Node.isVariableStatement(statement)) {
+      throw new Obstacle(`${what} initialises a variable outside a plain declaration statement`);
+    }
+    if (list.getDeclarations().length !== 1) throw new Obstacle(`${what} shares a declaration statement with other variables (line ${line(statement)})`);
+    const nameNode = parent.getNameNode();
+    const declKind = statement.getDeclarationKind() as 'const' | 'let' | 'var';
+    return {
+      statement,
+      binding: {
+        kind: 'declare',
+        declKind,
+        target: nameNode.getText(),
+        name: Node.isIdentifier(nameNode) ? nameNode.getText() : undefined,
+        typeText: parent.getTypeNode()?.getText(),
+      },
+    };
+  }
+  if (Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken && parent.getRight() === child) {
+    const statement = parent.getParent();
+    if (!statement || !Node.isExpressionStatement(statement)) throw new Obstacle(`${what} is assigned inside a larger expression (line ${line(parent)})`);
+    return { statement, binding: { kind: 'assign', target: parent.getLeft().getText() } };
+  }
+  if (Node.isExpressionStatement(parent)) return { statement: parent, binding: { kind: 'discard' } };
+  if (Node.isReturnStatement(parent)) throw new Obstacle(`${what}'s legacy result is returned directly from the function (line ${line(parent)})`);
+  throw new Obstacle(`${what}'s result is used inside an expression (\`${abbreviate(parent.getText())}\`), not received by a statement`);
+}
+
+/** `await Promise.all([a.createMessage(...), b.createMessage(...)])`: the call holding the array, if `site` is an element. */
+export function promiseAllOf(site: Site): CallExpression | undefined {
+  const array = site.node.getParent();
+  if (!array || !Node.isArrayLiteralExpression(array)) return undefined;
+  const call = array.getParent();
+  if (!call || !Node.isCallExpression(call) || call.getArguments()[0] !== array) return undefined;
+  const callee = unwrapExpression(call.getExpression());
+  return callee && /^Promise\.(all|allSettled)$/.test(callee.getText()) ? call : undefined;
+}
+
+export function siteLabel(site: Site): string {
+  return `the ${LEGACY_REQUESTS[site.method].kind} request at line ${site.line}`;
+}
+
+/** Names bound by an array binding pattern, in element order. */
+export function arrayBindingNames(target: string, count: number): Array<string | undefined> {
+  const inner = /^\[(.*)\]$/s.exec(target.trim());
+  if (!inner) return new Array(count).fill(undefined);
+  return inner[1]!.split(',').map((part) => {
+    const name = part.trim();
+    return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
+  });
+}
