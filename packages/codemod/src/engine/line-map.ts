@@ -1,0 +1,49 @@
+/**
+ * Maps 1-based line numbers of a transformed text back to the text it came from (sites are found
+ * after the v1-to-v2 upgrade, reports speak about the original file). Unchanged lines map exactly;
+ * lines inside a changed hunk map by position within the hunk.
+ */
+import { diffArrays } from 'diff';
+
+export interface LineMap {
+  toOriginal(line: number): number;
+}
+
+export function identityLineMap(offset = 0): LineMap {
+  return { toOriginal: (line) => line + offset };
+}
+
+export function buildLineMap(original: string, transformed: string, offset = 0): LineMap {
+  if (original === transformed) return identityLineMap(offset);
+  const a = original.split(/\r?\n/);
+  const b = transformed.split(/\r?\n/);
+  const map = new Array<number>(b.length + 1);
+  let oldLine = 1;
+  let newLine = 1;
+  const changes = diffArrays(a.map((l) => l.trim()), b.map((l) => l.trim()));
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i]!;
+    const count = change.count ?? change.value.length;
+    if (!change.added && !change.removed) {
+      for (let k = 0; k < count; k++) map[newLine++] = oldLine++;
+      continue;
+    }
+    if (change.removed) {
+      const next = changes[i + 1];
+      if (next?.added) {
+        const added = next.count ?? next.value.length;
+        for (let k = 0; k < added; k++) map[newLine++] = oldLine + Math.min(k, Math.max(count - 1, 0));
+        oldLine += count;
+        i++;
+      } else {
+        oldLine += count;
+      }
+      continue;
+    }
+    // pure addition: attribute to the old line at this point
+    for (let k = 0; k < count; k++) map[newLine++] = Math.min(oldLine, a.length);
+  }
+  return {
+    toOriginal: (line) => (map[line] ?? Math.min(line, a.length)) + offset,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `// @mcp-mrtr-todo(<reason>): <advice>` comments, one directly above the statement that holds a
+ * flagged site. Idempotent: a statement that already has a marker on the line above gets none.
+ */
+import { Node, type SourceFile } from 'ts-morph';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+
+export interface MarkerRequest {
+  /** The flagged site's node (call, `new`, `throw`) or any node inside the statement to mark. */
+  node: Node;
+  reason: string;
+  advice?: string;
+}
+
+export function markerComment(reason: string, advice?: string): string {
+  const clean = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\*\//g, '* /').trim();
+  const safeReason = clean(reason).replace(/\(/g, '[').replace(/\)/g, ']');
+  return `// ${TODO_MARKER}(${safeReason})${advice ? `: ${clean(advice)}` : ''}`;
+}
+
+/** The statement a marker goes above: the nearest ancestor statement that sits in a statement list. */
+export function markerAnchor(node: Node): Node {
+  let current: Node | undefined = node;
+  let best: Node = node;
+  while (current) {
+    const parent: Node | undefined = current.getParent();
+    if (!parent) break;
+    if (
+      Node.isStatement(current) &&
+      (Node.isBlock(parent) || Node.isSourceFile(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent) || Node.isModuleBlock(parent))
+    ) {
+      return current;
+    }
+    best = current;
+    current = parent;
+  }
+  return best;
+}
+
+/**
+ * Adds markers for the requested nodes (several sites in one statement share one marker). Returns the
+ * number of markers inserted. Manipulates the file text directly, bottom-up, so nodes of other files
+ * stay valid; nodes of this file are forgotten afterwards.
+ */
+export function addMarkers(sourceFile: SourceFile, requests: MarkerRequest[]): number {
+  if (requests.length === 0) return 0;
+  const text = sourceFile.getFullText();
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const byLineStart = new Map<number, { indent: string; reasons: string[]; advices: string[] }>();
+  for (const request of requests) {
+    const anchor = markerAnchor(request.node);
+    const start = anchor.getStart();
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    if (hasMarkerAbove(text, lineStart)) continue;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+    const entry = byLineStart.get(lineStart) ?? { indent, reasons: [], advices: [] };
+    if (!entry.reasons.includes(request.reason)) entry.reasons.push(request.reason);
+    if (request.advice && !entry.advices.includes(request.advice)) entry.advices.push(request.advice);
+    byLineStart.set(lineStart, entry);
+  }
+  const positions = [...byLineStart.keys()].sort((a, b) => b - a);
+  if (positions.length === 0) return 0;
+  let next = text;
+  for (const pos of positions) {
+    const entry = byLineStart.get(pos)!;
+    const comment = markerComment(entry.reasons.join('; '), entry.advices.join(' / ') || undefined);
+    next = next.slice(0, pos) + entry.indent + comment + eol + next.slice(pos);
+  }
+  sourceFile.replaceWithText(next);
+  return positions.length;
+}
+
+function hasMarkerAbove(text: string, lineStart: number): boolean {
+  if (lineStart === 0) return false;
+  const prevEnd = lineStart - 1;
+  const prevStart = text.lastIndexOf('\n', prevEnd - 1) + 1;
+  return text.slice(prevStart, prevEnd).includes(TODO_MARKER);
+}
+
+/** Whether a statement already carries a marker (used to keep reports stable across runs). */
+export function hasMarker(node: Node): boolean {
+  const text = node.getSourceFile().getFullText();
+  const anchor = markerAnchor(node);
+  const lineStart = text.lastIndexOf('\n', anchor.getStart() - 1) + 1;
+  return hasMarkerAbove(text, lineStart);
+}

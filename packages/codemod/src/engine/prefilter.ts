@@ -1,0 +1,93 @@
+/**
+ * Which files go into the ts-morph project. Only candidates (text pre-filter on the surface's
+ * tokens), v1 files (the SDK upgrade applies to all of them), files that host servers, and the
+ * project files that can reach a candidate (transitive importers that speak MCP or call into it
+ * directly) are loaded; every other file is never parsed.
+ */
+import path from 'node:path';
+import { LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, mayContainLegacySite } from '@mcp-mrtr/surface';
+
+const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\n]+)\1/g;
+const RESOLVE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const JS_TO_TS: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
+
+export interface PrefilterInput {
+  path: string;
+  text: string;
+}
+
+export interface PrefilterResult {
+  /** Files that may hold a legacy site. */
+  candidates: Set<string>;
+  /** Every file to load into the project (candidates included). */
+  load: Set<string>;
+}
+
+/** Relative imports of a file resolved against the known file set. */
+export function relativeImports(file: string, text: string, known: Set<string>): string[] {
+  const out: string[] = [];
+  if (!text.includes('./')) return out;
+  IMPORT_SPECIFIER.lastIndex = 0;
+  for (let m = IMPORT_SPECIFIER.exec(text); m; m = IMPORT_SPECIFIER.exec(text)) {
+    const resolved = resolveRelative(path.dirname(file), m[2]!, known);
+    if (resolved) out.push(resolved);
+  }
+  return out;
+}
+
+function resolveRelative(dir: string, spec: string, known: Set<string>): string | undefined {
+  const base = path.resolve(dir, spec);
+  if (known.has(base)) return base;
+  const ext = path.extname(base);
+  for (const alt of JS_TO_TS[ext] ?? []) {
+    const candidate = base.slice(0, -ext.length) + alt;
+    if (known.has(candidate)) return candidate;
+  }
+  for (const e of RESOLVE_EXTENSIONS) {
+    if (known.has(base + e)) return base + e;
+    if (known.has(path.join(base, `index${e}`))) return path.join(base, `index${e}`);
+  }
+  return undefined;
+}
+
+export function speaksMcp(text: string): boolean {
+  if (text.includes(MCP_PACKAGE_PREFIX)) return true;
+  for (const t of LEGACY_TRANSPORTS) if (text.includes(t)) return true;
+  return false;
+}
+
+export function selectFiles(inputs: PrefilterInput[], options: { prefilter: boolean }): PrefilterResult {
+  const known = new Set(inputs.map((i) => i.path));
+  const candidates = new Set<string>();
+  const load = new Set<string>();
+  for (const input of inputs) {
+    if (!options.prefilter || mayContainLegacySite(input.text)) candidates.add(input.path);
+    if (candidates.has(input.path) || speaksMcp(input.text)) load.add(input.path);
+  }
+  if (!options.prefilter) return { candidates, load };
+  // Importers of loaded files, transitively: a handler two files away can reach a helper's site.
+  const importers = new Map<string, string[]>();
+  const texts = new Map(inputs.map((i) => [i.path, i.text]));
+  for (const input of inputs) {
+    for (const target of relativeImports(input.path, input.text, known)) {
+      const list = importers.get(target) ?? [];
+      list.push(input.path);
+      importers.set(target, list);
+    }
+  }
+  const visited = new Set<string>();
+  const queue = [...candidates];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (visited.has(file)) continue;
+    visited.add(file);
+    for (const importer of importers.get(file) ?? []) {
+      if (visited.has(importer)) continue;
+      if (load.has(importer) || candidates.has(file) || speaksMcp(texts.get(importer)!)) {
+        load.add(importer);
+        queue.push(importer);
+      }
+    }
+  }
+  return { candidates, load };
+}

@@ -1,0 +1,180 @@
+/**
+ * Reach stage: from every site, walk back through the functions that contain it and their callers
+ * (same file and imported project files) to the handlers (tools/call, prompts/get, resources/read)
+ * that reach it, with the call path, and to the non-handler contexts that reach it (hooks,
+ * notification and non-MRTR request handlers, timers, emitters, HTTP routes, detached promises,
+ * module scope, or nothing at all).
+ */
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import type { CallPathStep, Handler, Reach, Site } from '../model.js';
+import type { OtherRegistration } from '../find/handlers.js';
+import { isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
+import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
+
+export { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
+
+export interface ReachInput {
+  sites: Site[];
+  handlers: Handler[];
+  /** Non-MRTR `setRequestHandler` / `setNotificationHandler` registrations. */
+  others: OtherRegistration[];
+  /** Every source file loaded in the project (callers are searched here). */
+  sourceFiles: SourceFile[];
+}
+
+export function computeReaches(input: ReachInput): Reach[] {
+  const graph = new CallGraph(input);
+  return input.sites.map((site) => graph.reach(site));
+}
+
+class CallGraph {
+  private readonly handlerByFn = new Map<Node, Handler>();
+  private readonly dispatchedBy = new Map<Node, Handler[]>();
+  private readonly otherByFn = new Map<Node, OtherRegistration>();
+  private callsByName?: Map<string, CallExpression[]>;
+  private readonly callerCache = new Map<Node, CallExpression[]>();
+
+  constructor(private readonly input: ReachInput) {
+    for (const handler of input.handlers) {
+      this.handlerByFn.set(handler.fn, handler);
+      for (const target of handler.dispatchTargets ?? []) {
+        const list = this.dispatchedBy.get(target) ?? [];
+        list.push(handler);
+        this.dispatchedBy.set(target, list);
+      }
+    }
+    for (const other of input.others) this.otherByFn.set(other.fn, other);
+  }
+
+  reach(site: Site): Reach {
+    const out: Reach = { site, handlers: [], nonHandlerContexts: [] };
+    const start = Node.isThrowStatement(site.node) ? site.node : site.node;
+    this.explore(start, [], new Set(), out, true);
+    return out;
+  }
+
+  private explore(node: Node, path: CallPathStep[], visited: Set<Node>, out: Reach, isSite: boolean): void {
+    if (!Node.isThrowStatement(node) && (isSite || this.startsAsyncWork(node)) && isDetachedCall(node)) {
+      out.nonHandlerContexts.push({ context: 'detached-promise', node, description: `fire-and-forget call that nothing awaits` });
+      return;
+    }
+    const fn = enclosingFunction(node);
+    if (!fn) {
+      out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code` });
+      return;
+    }
+    const handler = this.handlerByFn.get(fn);
+    if (handler) {
+      addHandler(out, handler, path);
+      return;
+    }
+    const other = this.otherByFn.get(fn);
+    if (other) {
+      const context = other.kind === 'notification' ? 'notification-handler' : 'non-mrtr-request-handler';
+      const description = other.kind === 'notification' ? `notification handler for ${other.method}` : `${other.method} request handler`;
+      out.nonHandlerContexts.push({ context, node: other.registrationCall, description });
+      return;
+    }
+    const entry: EntryContext | undefined = entryContextOf(fn);
+    if (entry) {
+      out.nonHandlerContexts.push(entry);
+      return;
+    }
+    if (visited.has(fn)) return;
+    visited.add(fn);
+
+    const dispatchers = this.dispatchedBy.get(fn) ?? [];
+
+    // A callback handed to some other call (`items.map(async x => ...)`, `.then(cb)`): it runs in
+    // the flow of that call.
+    const { parent, child } = valueParent(fn);
+    if (parent && (Node.isCallExpression(parent) || Node.isNewExpression(parent)) && (parent.getArguments() as Node[]).includes(child)) {
+      if (Node.isCallExpression(parent)) this.explore(parent, [{ call: parent, callee: fn }, ...path], visited, out, false);
+      else this.explore(parent, path, visited, out, false);
+      return;
+    }
+    // `(async () => { ... })()`
+    if (parent && Node.isCallExpression(parent) && parent.getExpression() === child) {
+      this.explore(parent, [{ call: parent, callee: fn }, ...path], visited, out, false);
+      return;
+    }
+
+    const callers = this.callersOf(fn);
+    // Map dispatch (`tools[name](...)`) has no resolvable call: the dispatcher reaches the target directly.
+    for (const dispatcher of dispatchers) {
+      if (!callers.some((call) => dispatcher.fn.containsRange(call.getPos(), call.getEnd()))) addHandler(out, dispatcher, path);
+    }
+    if (callers.length === 0) {
+      if (dispatchers.length === 0) {
+        out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: `${describeFunction(fn)} is not called from any tools/call, prompts/get or resources/read handler` });
+      }
+      return;
+    }
+    for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
+  }
+
+  /** A call of an async project function (its promise is the request's promise). */
+  private startsAsyncWork(node: Node): boolean {
+    if (!Node.isCallExpression(node)) return false;
+    const callee = resolveCallee(node.getExpression());
+    if (!callee) return false;
+    return (callee as unknown as { isAsync?: () => boolean }).isAsync?.() === true;
+  }
+
+  private callersOf(fn: FunctionLike): CallExpression[] {
+    const cached = this.callerCache.get(fn);
+    if (cached) return cached;
+    const name = functionName(fn);
+    const result: CallExpression[] = [];
+    if (name) {
+      for (const call of this.callIndex().get(name) ?? []) {
+        if (resolveCallee(call.getExpression()) === fn) result.push(call);
+      }
+    }
+    this.callerCache.set(fn, result);
+    return result;
+  }
+
+  /** Calls in every loaded file, indexed by the called name (`f()`, `x.f()`): resolved lazily. */
+  private callIndex(): Map<string, CallExpression[]> {
+    if (this.callsByName) return this.callsByName;
+    const index = new Map<string, CallExpression[]>();
+    for (const sf of this.input.sourceFiles) {
+      for (const call of sf.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = unwrapExpression(call.getExpression());
+        const name = callee && Node.isPropertyAccessExpression(callee) ? callee.getName() : callee && Node.isIdentifier(callee) ? callee.getText() : undefined;
+        if (!name) continue;
+        const list = index.get(name);
+        if (list) list.push(call);
+        else index.set(name, [call]);
+      }
+    }
+    this.callsByName = index;
+    return index;
+  }
+}
+
+function addHandler(out: Reach, handler: Handler, path: CallPathStep[]): void {
+  const firstCall = path[0]?.call;
+  if (out.handlers.some((h) => h.handler === handler && h.path[0]?.call === firstCall)) return;
+  out.handlers.push({ handler, path });
+}
+
+export function enclosingFunction(node: Node): FunctionLike | undefined {
+  return node.getFirstAncestor((a) => isFunctionNode(a)) as FunctionLike | undefined;
+}
+
+export function functionName(fn: Node): string | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getName();
+  const { parent } = valueParent(fn);
+  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) {
+    const name = parent.getNameNode();
+    return Node.isIdentifier(name) || Node.isStringLiteral(name) ? (Node.isStringLiteral(name) ? name.getLiteralValue() : name.getText()) : undefined;
+  }
+  return undefined;
+}
+
+function describeFunction(fn: Node): string {
+  const name = functionName(fn);
+  return name ? `function ${name}` : 'this function';
+}

@@ -1,0 +1,575 @@
+/**
+ * Orchestration of a migration run. Stages, in order:
+ *
+ *   1. discovery           files under the given paths (discover.ts: .gitignore, build output, symlinks)
+ *   2. decode              binary / non-UTF-8 / unreadable files fail on their own; BOM, CRLF, shebang noted
+ *   3. pre-filter          only candidate files (surface tokens), MCP files and their importers are loaded
+ *   4. project             ONE ts-morph project; tsconfig (given or nearest) gives types, else syntactic mode
+ *   5. upgrade             v1 files through the official @modelcontextprotocol/codemod transforms
+ *   6. find + reach        sites, handlers, which handlers/contexts reach which site
+ *   7. rewrite             rewriteHandlers(project, reaches, options) (engine/rewrite)
+ *   8. serving             stdio / Streamable HTTP hosting to serveStdio / createMcpHandler, or flagged
+ *   9. verify              re-parse changed files, typecheck them when types exist; restore on failure
+ *  10. markers             `@mcp-mrtr-todo` above every flagged site
+ *  11. report              every site with status and reason, package.json changes
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Project, ts, type SourceFile } from 'ts-morph';
+import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
+import { discoverFiles } from './discover.js';
+import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
+import { buildLineMap, identityLineMap, type LineMap } from './engine/line-map.js';
+import { addMarkers, type MarkerRequest } from './engine/markers.js';
+import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
+import { planPackageJsonChanges } from './engine/package-json.js';
+import { selectFiles } from './engine/prefilter.js';
+import { computeReaches } from './engine/reach/index.js';
+import { loadRewriteStage, REWRITE_UNAVAILABLE, type RewriteStage } from './engine/rewrite-stage.js';
+import { applyServingRewrites, type ServingFinding } from './engine/serving/index.js';
+import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
+import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
+import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
+
+export interface SourceInput {
+  path: string;
+  /** Raw bytes (files read from disk) or text (in-memory sources). */
+  bytes?: Uint8Array;
+  text?: string;
+  /** Set when the file could not be read. */
+  readError?: string;
+}
+
+/** Migrates the files under `paths`. Writes nothing unless `options.write`. */
+export async function migrateProject(paths: string[], options: MigrateOptions = {}): Promise<MigrationResult> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const discovery = discoverFiles(paths, { cwd, ignore: options.ignore });
+  const inputs: SourceInput[] = discovery.files.map((file) => {
+    try {
+      return { path: file, bytes: fs.readFileSync(file) };
+    } catch (error) {
+      return { path: file, readError: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    }
+  });
+  const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
+  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true });
+  if (options.write) {
+    const { applyResult } = await import('./fs/atomic-write.js');
+    result = applyResult(result).result;
+  }
+  return result;
+}
+
+/**
+ * Migrates one in-memory source (jscodeshift, editors, tests). Syntactic mode unless
+ * `options.tsconfig` is given; files the rewrite would create (the codec module) are returned in
+ * `created`.
+ */
+export async function migrateSource(text: string, fileName: string, options: MigrateOptions = {}): Promise<FileResult & { created: FileResult[] }> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const file = path.resolve(cwd, fileName);
+  const result = await migrateInputs([{ path: file, text }], { ...options, cwd }, { tsconfig: options.tsconfig ? path.resolve(cwd, options.tsconfig) : undefined, manifests: false });
+  const own = result.files.find((f) => f.path === file)!;
+  return { ...own, created: result.files.filter((f) => f.status === 'created') };
+}
+
+export interface RunEnv {
+  tsconfig?: string;
+  /** Look up package.json files for dependency changes. */
+  manifests: boolean;
+  /** Replaces the rewrite stage (tests of orchestration and verification). */
+  rewrite?: RewriteStage;
+}
+
+interface LoadedFile {
+  path: string;
+  original: string;
+  source: DecodedSource;
+  sourceFile: SourceFile;
+  upgraded: boolean;
+  lineMap: LineMap;
+  notes: string[];
+  failed?: string;
+}
+
+export async function migrateInputs(inputs: SourceInput[], options: MigrateOptions, env: RunEnv = { manifests: false }): Promise<MigrationResult> {
+  const total = inputs.length;
+  let done = 0;
+  const progress = (file: string) => options.onProgress?.(++done, total, file);
+  const results = new Map<string, FileResult>();
+
+  // 2. decode
+  const decoded: Array<{ path: string; original: string; source: DecodedSource }> = [];
+  for (const input of inputs) {
+    if (input.readError) {
+      results.set(input.path, { path: input.path, status: 'failed', sites: [], error: input.readError });
+      continue;
+    }
+    if (input.text !== undefined) {
+      decoded.push({ path: input.path, original: input.text, source: splitSource(input.text) });
+      continue;
+    }
+    const outcome = decodeSource(input.bytes!);
+    if (!outcome.ok) {
+      results.set(input.path, { path: input.path, status: 'failed', sites: [], error: outcome.error });
+      continue;
+    }
+    decoded.push({ path: input.path, original: Buffer.from(input.bytes!).toString('utf8'), source: outcome.source });
+  }
+
+  // 3. pre-filter
+  const selection = selectFiles(
+    decoded.map((d) => ({ path: d.path, text: d.source.body })),
+    { prefilter: options.prefilter !== false },
+  );
+
+  // 4. project
+  const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig);
+  const project = createProject(typeChecked ? env.tsconfig : undefined);
+  const ctx: FindContext = { typeChecked };
+  const loaded: LoadedFile[] = [];
+  for (const d of decoded) {
+    if (!selection.load.has(d.path)) {
+      results.set(d.path, { path: d.path, status: 'unchanged', sites: [] });
+      progress(d.path);
+      continue;
+    }
+    const sourceFile = project.createSourceFile(d.path, d.source.body, { overwrite: true, scriptKind: scriptKindOf(d.path) });
+    const syntaxError = firstSyntaxError(sourceFile);
+    if (syntaxError) {
+      project.removeSourceFile(sourceFile);
+      results.set(d.path, { path: d.path, status: 'failed', sites: [], original: d.original, output: d.original, error: `syntax error: ${syntaxError}` });
+      progress(d.path);
+      continue;
+    }
+    loaded.push({ path: d.path, original: d.original, source: d.source, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] });
+  }
+
+  // 5. v1 -> v2 upgrade
+  if (options.upgradeV1 !== false) {
+    const manifest = env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
+    const projectType = detectProjectType(manifest, loaded.map((f) => f.source.body));
+    for (const file of loaded) {
+      if (!isV1Source(file.source.body)) continue;
+      const outcome = upgradeV1Source(file.sourceFile, projectType);
+      file.notes.push(...outcome.notes);
+      if (outcome.error) file.notes.push(outcome.error);
+      if (outcome.changed) {
+        file.upgraded = true;
+        file.lineMap = buildLineMap(file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
+      }
+    }
+  }
+
+  // 6. find + reach
+  const sites: Site[] = [];
+  const handlers: Handler[] = [];
+  const others: ReturnType<typeof findRegistrations>['others'] = [];
+  for (const file of loaded) {
+    try {
+      sites.push(...findSites(file.sourceFile, ctx));
+      const regs = findRegistrations(file.sourceFile, ctx);
+      handlers.push(...regs.handlers);
+      others.push(...regs.others);
+    } catch (error) {
+      file.failed = `analysis failed: ${(error as Error).message}`;
+    }
+    progress(file.path);
+  }
+  const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });
+  const reachBySite = new Map(reaches.map((r) => [r.site, r]));
+  const siteInfo = new Map<Site, { handler?: string; snippet: string; line: number; column: number; file: LoadedFile }>();
+  const fileByPath = new Map(loaded.map((f) => [f.path, f]));
+  for (const site of sites) {
+    const file = fileByPath.get(site.sourceFile.getFilePath())!;
+    const reach = reachBySite.get(site)!;
+    siteInfo.set(site, {
+      file,
+      handler: reach.handlers[0]?.handler.name,
+      snippet: snippetOf(site),
+      line: file.lineMap.toOriginal(site.line),
+      column: originalColumn(file, site),
+    });
+  }
+
+  // 7. rewrite
+  const preRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
+  const rewrite = env.rewrite ?? (await loadRewriteStage());
+  let decisions: SiteDecision[] = [];
+  let createdFiles: string[] = [];
+  try {
+    const outcome = await rewrite(project, reaches, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked });
+    decisions = outcome.decisions;
+    createdFiles = outcome.createdFiles;
+  } catch (error) {
+    for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);
+    decisions = reaches.map((r) => ({ site: r.site, status: 'flagged', reason: `rewrite failed: ${(error as Error).message}` }));
+  }
+  const decisionBySite = new Map<Site, SiteDecision>();
+  for (const decision of decisions) decisionBySite.set(decision.site, decision);
+  for (const reach of reaches) {
+    const decision = decisionBySite.get(reach.site);
+    const vague = !decision || (decision.status === 'flagged' && (!decision.reason || decision.reason === REWRITE_UNAVAILABLE));
+    if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
+  }
+
+  // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
+  const serving = new Map<string, ServingFinding[]>();
+  for (const file of loaded) {
+    if (file.failed) continue;
+    try {
+      const findings = applyServingRewrites(file.sourceFile, ctx);
+      if (findings.length > 0) serving.set(file.path, findings);
+    } catch (error) {
+      file.notes.push(`serving analysis failed: ${(error as Error).message}`);
+    }
+  }
+
+  // 9. verify
+  const verification = verifyChanges(project, loaded, preRewrite, createdFiles, reaches, typeChecked);
+  for (const [filePath, reason] of verification.restored) {
+    const file = fileByPath.get(filePath)!;
+    restoreText(project, file, preRewrite.get(filePath)!);
+    serving.set(filePath, (serving.get(filePath) ?? []).filter((f) => f.status === 'flagged'));
+    for (const site of sites) {
+      if (site.sourceFile.getFilePath() !== filePath && !verification.component(filePath).has(site.sourceFile.getFilePath())) continue;
+      const decision = decisionBySite.get(site);
+      if (decision?.status === 'migrated') decisionBySite.set(site, { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice: 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification' });
+    }
+  }
+  createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
+
+  // 10. markers
+  for (const file of loaded) {
+    if (file.failed) continue;
+    const flagged = sites
+      .filter((s) => s.sourceFile.getFilePath() === file.path || siteInfo.get(s)?.file === file)
+      .map((s) => decisionBySite.get(s)!)
+      .filter((d) => d.status === 'flagged');
+    const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
+    if (flagged.length === 0 && servingFlags.length === 0) continue;
+    const before = file.sourceFile.getFullText();
+    const requests: MarkerRequest[] = [
+      ...locateFlagged(file, flagged, ctx),
+      ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
+    ];
+    addMarkers(file.sourceFile, requests);
+    if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);
+  }
+
+  // 11. report
+  const sitesByFile = new Map<string, SiteResult[]>();
+  for (const site of sites) {
+    const info = siteInfo.get(site)!;
+    const decision = decisionBySite.get(site)!;
+    const list = sitesByFile.get(info.file.path) ?? [];
+    list.push({
+      line: info.line,
+      column: info.column,
+      method: site.method,
+      kind: site.kind,
+      status: decision.status,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      ...(decision.advice ? { advice: decision.advice } : {}),
+      ...(info.handler ? { handler: info.handler } : {}),
+      snippet: info.snippet,
+    });
+    sitesByFile.set(info.file.path, list);
+  }
+  for (const file of loaded) {
+    const servingSites = (serving.get(file.path) ?? []).map((f) => ({
+      line: file.lineMap.toOriginal(f.line),
+      column: f.column,
+      method: f.method,
+      status: f.status,
+      reason: f.reason,
+      ...(f.advice ? { advice: f.advice } : {}),
+      ...(f.snippet ? { snippet: f.snippet } : {}),
+    }));
+    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites].sort((a, b) => a.line - b.line || a.column - b.column);
+    const body = file.sourceFile.getFullText();
+    const output = body === file.source.body ? file.original : joinSource(file.source, body);
+    let status: FileResult['status'];
+    if (file.failed) status = 'failed';
+    else if (siteResults.length > 0 && siteResults.every((s) => s.status === 'flagged')) status = 'flagged';
+    else if (output !== file.original) status = 'changed';
+    else status = siteResults.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
+    results.set(file.path, {
+      path: file.path,
+      status,
+      sites: siteResults,
+      original: file.original,
+      output: file.failed ? file.original : output,
+      ...(file.failed ? { error: file.failed } : {}),
+    });
+  }
+  for (const created of createdFiles) {
+    const sf = project.getSourceFile(created);
+    if (!sf) continue;
+    results.set(created, { path: created, status: 'created', sites: [], output: sf.getFullText() });
+  }
+
+  const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const packageJsonChanges: PackageJsonChange[] = env.manifests
+    ? planPackageJsonChanges(files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })))
+    : [];
+  const allSites = files.flatMap((f) => f.sites);
+  return {
+    summary: {
+      sitesFound: allSites.length,
+      sitesMigrated: allSites.filter((s) => s.status === 'migrated').length,
+      sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
+      filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
+      filesFailed: files.filter((f) => f.status === 'failed').length,
+    },
+    files,
+    packageJsonChanges,
+  };
+}
+
+function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): SiteDecision {
+  const context = reach.nonHandlerContexts[0];
+  if (context) {
+    return { site: reach.site, status: 'flagged', reason: `${context.context}: ${context.description}`, advice: existing?.advice ?? NON_HANDLER_ADVICE[context.context] };
+  }
+  return { site: reach.site, status: 'flagged', reason: existing?.reason ?? 'not migrated by the rewrite stage', ...(existing?.advice ? { advice: existing.advice } : {}) };
+}
+
+/** Nodes of flagged sites in the current text: the original nodes, or the same sites found again. */
+function locateFlagged(file: LoadedFile, flagged: SiteDecision[], ctx: FindContext): MarkerRequest[] {
+  if (flagged.length === 0) return [];
+  const ordered = [...flagged].sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
+  const reasonOf = (d: SiteDecision) => ({ reason: d.reason ?? 'not migrated', advice: d.advice });
+  if (ordered.every((d) => !d.site.node.wasForgotten() && d.site.node.getSourceFile() === file.sourceFile)) {
+    return ordered.map((d) => ({ node: d.site.node, ...reasonOf(d) }));
+  }
+  const found = findSites(file.sourceFile, ctx);
+  const requests: MarkerRequest[] = [];
+  let cursor = 0;
+  for (const decision of ordered) {
+    const index = found.findIndex((s, i) => i >= cursor && s.method === decision.site.method);
+    if (index < 0) continue;
+    requests.push({ node: found[index]!.node, ...reasonOf(decision) });
+    cursor = index + 1;
+  }
+  return requests;
+}
+
+interface Verification {
+  restored: Map<string, string>;
+  droppedCreated: Set<string>;
+  component(file: string): Set<string>;
+}
+
+/**
+ * Re-parses every changed file and, with types, compares its errors with the pre-rewrite text.
+ * A failing file restores every file its sites' handlers and helpers touch (a handler is never
+ * half-rewritten across files).
+ */
+function verifyChanges(
+  project: Project,
+  loaded: LoadedFile[],
+  preRewrite: Map<string, string>,
+  createdFiles: string[],
+  reaches: Reach[],
+  typeChecked: boolean,
+): Verification {
+  const components = new UnionFind();
+  for (const reach of reaches) {
+    const siteFile = reach.site.sourceFile.getFilePath();
+    components.add(siteFile);
+    for (const { handler, path: steps } of reach.handlers) {
+      components.union(siteFile, handler.sourceFile.getFilePath());
+      for (const step of steps) if (!step.call.wasForgotten()) components.union(siteFile, step.call.getSourceFile().getFilePath());
+    }
+  }
+  const changed = loaded.filter((f) => f.sourceFile.getFullText() !== preRewrite.get(f.path));
+  const failures = new Map<string, string>();
+  for (const file of changed) {
+    const error = firstSyntaxError(file.sourceFile);
+    if (error) failures.set(file.path, `the rewritten file does not parse (${error})`);
+  }
+  for (const created of createdFiles) {
+    const sf = project.getSourceFile(created);
+    const error = sf ? firstSyntaxError(sf) : undefined;
+    if (error) failures.set(created, `the created file does not parse (${error})`);
+  }
+  if (typeChecked && changed.length > 0) {
+    const candidates = changed.filter((f) => !failures.has(f.path));
+    const after = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+    const rewritten = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
+    for (const f of candidates) f.sourceFile.replaceWithText(preRewrite.get(f.path)!);
+    const before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+    for (const f of candidates) {
+      f.sourceFile.replaceWithText(rewritten.get(f.path)!);
+      const added = newErrors(before.get(f.path)!, after.get(f.path)!);
+      if (added.length > 0) failures.set(f.path, `the rewritten file has new type errors: ${added.slice(0, 2).join('; ')}`);
+    }
+  }
+  const restored = new Map<string, string>();
+  for (const [file, reason] of failures) {
+    if (!preRewrite.has(file)) continue;
+    for (const member of components.members(file)) if (preRewrite.has(member) && !restored.has(member)) restored.set(member, reason);
+  }
+  const droppedCreated = new Set<string>();
+  const anyChangedLeft = changed.some((f) => !restored.has(f.path));
+  for (const created of createdFiles) {
+    if (failures.has(created) || !anyChangedLeft) {
+      droppedCreated.add(created);
+      const sf = project.getSourceFile(created);
+      if (sf) project.removeSourceFile(sf);
+    }
+  }
+  return { restored, droppedCreated, component: (file) => new Set(components.members(file)) };
+}
+
+function errorKeys(sf: SourceFile): string[] {
+  return sf
+    .getPreEmitDiagnostics()
+    .filter((d) => d.getCategory() === ts.DiagnosticCategory.Error)
+    .map((d) => `TS${d.getCode()}: ${flatten(d.getMessageText())}`);
+}
+
+function flatten(message: string | { getMessageText(): string }): string {
+  return typeof message === 'string' ? message : message.getMessageText();
+}
+
+function newErrors(before: string[], after: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const key of before) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const added: string[] = [];
+  for (const key of after) {
+    const n = counts.get(key) ?? 0;
+    if (n > 0) counts.set(key, n - 1);
+    else added.push(key);
+  }
+  return added;
+}
+
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+  add(a: string): void {
+    if (!this.parent.has(a)) this.parent.set(a, a);
+  }
+  find(a: string): string {
+    this.add(a);
+    let root = a;
+    while (this.parent.get(root) !== root) root = this.parent.get(root)!;
+    this.parent.set(a, root);
+    return root;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+  members(a: string): string[] {
+    const root = this.find(a);
+    return [...this.parent.keys()].filter((k) => this.find(k) === root);
+  }
+}
+
+function restoreText(_project: Project, file: LoadedFile, text: string): void {
+  if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);
+}
+
+function createProject(tsconfig: string | undefined): Project {
+  if (tsconfig) {
+    return new Project({
+      tsConfigFilePath: tsconfig,
+      skipAddingFilesFromTsConfig: true,
+      skipFileDependencyResolution: true,
+      compilerOptions: { allowJs: true, noEmit: true, skipLibCheck: true },
+    });
+  }
+  // Syntactic mode: no lib, no module resolution into node_modules; symbols across the loaded
+  // project files still resolve.
+  return new Project({
+    skipAddingFilesFromTsConfig: true,
+    compilerOptions: { allowJs: true, noEmit: true, noLib: true, noResolve: true, types: [], target: ts.ScriptTarget.ES2022, jsx: ts.JsxEmit.Preserve },
+  });
+}
+
+function scriptKindOf(file: string): ts.ScriptKind {
+  switch (path.extname(file)) {
+    case '.tsx':
+      return ts.ScriptKind.TSX;
+    case '.jsx':
+      return ts.ScriptKind.JSX;
+    case '.js':
+    case '.mjs':
+    case '.cjs':
+      return ts.ScriptKind.JS;
+    default:
+      return ts.ScriptKind.TS;
+  }
+}
+
+function firstSyntaxError(sf: SourceFile): string | undefined {
+  const diagnostics = (sf.compilerNode as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  const first = diagnostics[0];
+  if (!first) return undefined;
+  const line = first.start !== undefined ? sf.getLineAndColumnAtPos(first.start).line : undefined;
+  return `${line !== undefined ? `line ${line}: ` : ''}${ts.flattenDiagnosticMessageText(first.messageText, ' ')}`;
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (const ch of text) if (ch === '\n') n++;
+  return n;
+}
+
+function snippetOf(site: Site): string {
+  const text = site.node.getText().replace(/\s+/g, ' ');
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Column of the site in the original text: same offset from the line's indentation. */
+function originalColumn(file: LoadedFile, site: Site): number {
+  if (!file.upgraded) return site.column;
+  const originalLines = file.source.body.split(/\r?\n/);
+  const currentLines = file.sourceFile.getFullText().split(/\r?\n/);
+  const originalLine = originalLines[file.lineMap.toOriginal(site.line) - lineCount(file.source.shebang) - 1] ?? '';
+  const currentLine = currentLines[site.line - 1] ?? '';
+  const siteText = site.node.getText();
+  const token = /[A-Za-z_$][\w$]*/.exec(siteText)?.[0];
+  if (token) {
+    const at = originalLine.indexOf(token);
+    if (at >= 0) return at + 1;
+  }
+  const indent = (s: string) => /^\s*/.exec(s)![0].length;
+  return Math.max(1, site.column - indent(currentLine) + indent(originalLine));
+}
+
+function findTsconfig(cwd: string, files: string[]): string | undefined {
+  const start = files.length > 0 ? path.dirname(files[0]!) : cwd;
+  let dir = start;
+  for (;;) {
+    const candidate = path.join(dir, 'tsconfig.json');
+    if (fs.existsSync(candidate)) return candidate;
+    if (fs.existsSync(path.join(dir, '.git')) || fs.existsSync(path.join(dir, 'package.json'))) {
+      // stop at the package / repository root (checked after the tsconfig of this directory)
+      return undefined;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function readNearestManifest(start: string): Record<string, unknown> | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, 'package.json');
+    if (fs.existsSync(candidate)) {
+      try {
+        return JSON.parse(fs.readFileSync(candidate, 'utf8')) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
