@@ -1,0 +1,43 @@
+/**
+ * The commands the benchmark times, each run in a fresh process on the same tree.
+ * A tool whose entry file is missing (not built yet) is reported as n/a, never as a failure.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function benchTools(root) {
+  const ourCli = join(root, 'packages/codemod/dist/cli.js');
+  const officialCli = join(root, 'node_modules/@modelcontextprotocol/codemod/dist/cli.mjs');
+  const floor = join(root, 'bench/parse-floor.mjs');
+  return [
+    {
+      id: 'floor',
+      label: 'parse floor',
+      entry: floor,
+      args: (tree) => [floor, tree],
+    },
+    {
+      id: 'migrate',
+      label: 'mcp-mrtr migrate --dry-run',
+      entry: ourCli,
+      args: (tree) => [ourCli, 'migrate', tree, '--dry-run'],
+      // a dry run that finds sites it cannot migrate may exit non-zero by design; a crash exits >= 2
+      okExitCodes: [0, 1],
+    },
+    {
+      id: 'check',
+      label: 'mcp-mrtr check',
+      entry: ourCli,
+      args: (tree) => [ourCli, 'check', tree],
+      // `check` exits 1 when it finds legacy sites (it is meant for CI): that is a successful run here
+      okExitCodes: [0, 1],
+    },
+    {
+      id: 'official',
+      label: 'official v1-to-v2 --dry-run',
+      entry: officialCli,
+      args: (tree) => [officialCli, 'v1-to-v2', tree, '--dry-run'],
+      okExitCodes: [0, 1],
+    },
+  ].map((tool) => ({ ...tool, available: existsSync(tool.entry) }));
+}
