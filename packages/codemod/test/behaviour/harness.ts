@@ -8,6 +8,7 @@
  * asked and the number of rounds the call took.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -72,8 +73,11 @@ interface Connectable {
   close(): Promise<void>;
 }
 
+/** TS and ESM JS go through vitest's transform; CommonJS (.cjs) is loaded by Node's own require. */
 export async function loadServerModule(path: string): Promise<ServerModule> {
-  const mod = (await import(pathToFileURL(path).href)) as Partial<ServerModule> & { default?: Partial<ServerModule> };
+  const mod = (path.endsWith('.cjs') ? createRequire(import.meta.url)(path) : await import(pathToFileURL(path).href)) as Partial<ServerModule> & {
+    default?: Partial<ServerModule>;
+  };
   const createServer = mod.createServer ?? mod.default?.createServer;
   if (typeof createServer !== 'function') throw new Error(`${path} does not export createServer()`);
   return { createServer };

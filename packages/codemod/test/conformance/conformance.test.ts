@@ -75,6 +75,7 @@ describe(`official conformance suite: MRTR scenarios against the migrated legacy
   it('the codemod migrates every legacy site of the conformance server', () => {
     if (migrationError) throw migrationError;
     expect(migrated).toBeDefined();
+    expect(migrated!.problems, 'the engine did not fully migrate fixtures/conformance/server.ts').toEqual([]);
     if (migrated?.result) {
       expect(migrated.result.sites.filter((s) => s.status === 'flagged')).toEqual([]);
       expect(migrated.result.sites.filter((s) => s.status === 'migrated').length).toBeGreaterThanOrEqual(12);

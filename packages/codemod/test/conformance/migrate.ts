@@ -3,8 +3,9 @@
  * by the codemod engine (default), or the hand migration next to it
  * (`MRTR_CONFORMANCE_TARGET=expected`, a control for the suite set-up). The engine runs on a copy in
  * packages/codemod/.tmp/ (inside the repo, so the migrated file resolves the SDK packages) through
- * `migrateSource` (discovery would skip the git-ignored .tmp directory) and must
- * migrate every site: a flagged or unmigrated site fails the run with the engine's reasons.
+ * `migrateSource` (discovery would skip the git-ignored .tmp directory). A flagged or unmigrated
+ * site is reported in `problems` (the test fails on it) but the output is still served, so the
+ * scenario table shows what the partial migration does.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,8 @@ export interface MigratedServer {
   path: string;
   /** Engine result for server.ts (engine target only). */
   result?: SourceResult;
+  /** Why the engine's output is not a full migration (flagged sites etc.); empty when it is. */
+  problems: string[];
 }
 
 type SourceResult = FileResult & { created: FileResult[] };
@@ -61,7 +64,7 @@ export function migrationProblems(result: FileResult): string[] {
 }
 
 export async function migratedConformanceServer(target: Target = conformanceTarget()): Promise<MigratedServer> {
-  if (target === 'expected') return { target, path: EXPECTED_MIGRATION };
+  if (target === 'expected') return { target, path: EXPECTED_MIGRATION, problems: [] };
 
   const entryPath = '../../src/index.js';
   let engine: EngineEntry;
@@ -81,13 +84,13 @@ export async function migratedConformanceServer(target: Target = conformanceTarg
 
   const result = await engine.migrateSource(readFileSync(LEGACY_SERVER, 'utf8'), file, { cwd: dir, tsconfig });
   const problems = migrationProblems(result);
-  if (problems.length > 0) {
-    throw new Error(`the codemod did not fully migrate fixtures/conformance/server.ts:\n  ${problems.join('\n  ')}`);
+  if (result.output === undefined || result.output === result.original) {
+    throw new Error(`the codemod produced no migration of fixtures/conformance/server.ts:\n  ${problems.join('\n  ')}`);
   }
   for (const f of [result, ...result.created]) {
     if (f.output === undefined) throw new Error(`the engine gave no output for ${f.path}`);
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.output);
   }
-  return { target, path: file, result };
+  return { target, path: file, result, problems };
 }
