@@ -6,8 +6,10 @@ import { afterAll, describe, it } from 'vitest';
 
 RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
-RuleTester.it = it;
-RuleTester.itOnly = it.only;
+// generous per-case timeout: the first typed case builds a TypeScript program on a shared 2-core machine
+const CASE_TIMEOUT_MS = 60_000;
+RuleTester.it = (name: string, fn: () => void) => it(name, fn, CASE_TIMEOUT_MS);
+RuleTester.itOnly = (name: string, fn: () => void) => it.only(name, fn, CASE_TIMEOUT_MS);
 
 /** typescript-eslint parser without type information (how `recommended` runs in editors). */
 export const tsTester = new RuleTester();

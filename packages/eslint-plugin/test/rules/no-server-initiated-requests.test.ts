@@ -47,7 +47,7 @@ const shared = {
     { code: V1 + `const ask = mcp.server.elicitInput.bind(mcp.server);\nmcp.tool('t', {}, async () => { await ask({ message: 'x', requestedSchema: {} }); return { content: [] }; });`, errors: [{ messageId: 'legacyRequest', line: 3 }, { messageId: 'legacyRequest', line: 4 }] },
     { code: V1 + `mcp.tool('t', {}, async () => { await mcp.server.createMessage.call(mcp.server, { messages: [], maxTokens: 5 }); return { content: [] }; });`, errors: [inHandler()] },
     // destructured methods
-    { code: V1 + `mcp.tool('t', {}, async () => { const { elicitInput, listRoots: roots } = mcp.server; await elicitInput({ message: 'x', requestedSchema: {} }); await roots(); return { content: [] }; });`, errors: 4 },
+    { code: V1 + `mcp.tool('t', {}, async () => { const { elicitInput, listRoots: roots } = mcp.server; await elicitInput({ message: 'x', requestedSchema: {} }); await roots(); return { content: [] }; });`, errors: [inHandler(), inHandler(), inHandler(), inHandler()] },
     // extra.sendRequest with the method or only the schema
     { code: V1 + `mcp.tool('t', {}, async (args, extra) => { await extra.sendRequest({ method: 'elicitation/create', params: { message: 'x', requestedSchema: {} } }, ElicitResultSchema); return { content: [] }; });`, errors: [inHandler()] },
     { code: V1 + `mcp.tool('t', {}, async (args, extra) => { const req = { method: 'sampling/createMessage', params: {} };\n  await extra.sendRequest(req, CreateMessageResultSchema); return { content: [] }; });`, errors: [inHandler()] },
@@ -60,7 +60,7 @@ const shared = {
     // v2 push style
     { code: `server.registerTool('t', {}, async (args, ctx) => { await ctx.mcpReq.elicitInput({ message: 'x', requestedSchema: {} }); await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 1 }); await ctx.mcpReq.send({ method: 'roots/list' }); return { content: [] }; });`, errors: [inHandler(), inHandler(), inHandler()] },
     { code: `server.registerTool('t', {}, async (args, { mcpReq }) => { await mcpReq.elicitInput({ message: 'x', requestedSchema: {} }); return { content: [] }; });`, errors: [inHandler()] },
-    { code: `server.registerTool('t', {}, async (args, ctx) => { const { requestSampling } = ctx.mcpReq; await requestSampling({ messages: [] }); return { content: [] }; });`, errors: 2 },
+    { code: `server.registerTool('t', {}, async (args, ctx) => { const { requestSampling } = ctx.mcpReq; await requestSampling({ messages: [] }); return { content: [] }; });`, errors: [inHandler(), inHandler()] },
     // v2 instance server
     { code: `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 'x', version: '1' });\nserver.registerTool('t', {}, async () => { await server.createMessage({ messages: [] }); return { content: [] }; });`, errors: [inHandler()] },
     // raw JSON-RPC request objects sent by server code
