@@ -50,7 +50,17 @@ function isInlineCallback(fn: Node): boolean {
   return !!parent && Node.isCallExpression(parent);
 }
 
-export function contextAccess(handler: Handler, fn: Node & { getParameters(): ParameterDeclaration[] }, names: NameAllocator, ts: boolean, needArgs: boolean): ContextAccess {
+/** v1 context members that only served the legacy requests being rewritten away. */
+const LEGACY_ONLY_CONTEXT_MEMBERS = new Set(['sendRequest']);
+
+export function contextAccess(
+  handler: Handler,
+  fn: Node & { getParameters(): ParameterDeclaration[]; getBody(): Node | undefined },
+  names: NameAllocator,
+  ts: boolean,
+  needArgs: boolean,
+  siteCount: number,
+): ContextAccess {
   const params = fn.getParameters();
   const index = contextIndex(handler);
   const edits: TextEdit[] = [];
@@ -59,8 +69,17 @@ export function contextAccess(handler: Handler, fn: Node & { getParameters(): Pa
   const existing = params[index];
   if (existing) {
     const nameNode = existing.getNameNode();
-    if (!Node.isIdentifier(nameNode)) throw new Obstacle(`the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`);
-    ctx = nameNode.getText();
+    if (Node.isIdentifier(nameNode)) ctx = nameNode.getText();
+    else {
+      // `async (args, { sendRequest }) => ...`: when the destructured members only made the legacy
+      // requests (each use is a site this rewrite replaces), the parameter becomes `ctx`.
+      const elements = Node.isObjectBindingPattern(nameNode) ? nameNode.getElements() : [];
+      const onlyLegacy = elements.length > 0 && elements.every((e) => !e.getPropertyNameNode() && !e.getInitializer() && LEGACY_ONLY_CONTEXT_MEMBERS.has(e.getName()));
+      const uses = elements.reduce((n, e) => n + (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === e.getName()).length ?? 0), 0);
+      if (!onlyLegacy || uses !== siteCount) throw new Obstacle(`the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`);
+      ctx = names.has('ctx') ? names.take('ctx') : 'ctx';
+      edits.push({ start: existing.getStart(), end: existing.getEnd(), text: `${ctx}${existing.getTypeNode() ? `: ${existing.getTypeNode()!.getText()}` : ''}` });
+    }
   } else {
     ctx = names.has('ctx') ? names.take('ctx') : 'ctx';
     const annotation = ts && !isInlineCallback(fn) ? ': ServerContext' : '';

@@ -30,7 +30,21 @@ function bindingLines(binding: Binding, value: string, valueType: string | undef
       return [`${binding.target} = ${value};`];
     case 'discard':
       return [];
+    case 'hoist':
+      throw new Error('hoisted points are bound by hoistLines');
   }
+}
+
+/** Name for a hoisted answer, and the statement that used it, with the await replaced by the name. */
+export function hoistLines(point: RequestPoint, env: EmitEnv, value: string, valueType: string | undefined): { name: string; lines: string[] } {
+  const b = point.binding;
+  if (b.kind !== 'hoist') throw new Error('not a hoisted point');
+  const name = env.names.take(point.kind === 'helper' ? `${baseName(point.keys[0]!)}Result` : baseName(point.keys[0]!));
+  const s = point.statement;
+  const text = s.getText();
+  const start = b.awaitNode.getStart() - s.getStart();
+  const end = b.awaitNode.getEnd() - s.getStart();
+  return { name, lines: [`const ${name}${env.ts && valueType ? `: ${valueType}` : ''} = ${value};`, text.slice(0, start) + name + text.slice(end)] };
 }
 
 function keyLiteral(key: string): string {
@@ -63,6 +77,9 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
       const name = point.elementNames![i]!;
       lines.push(`${decl} ${name}${env.ts && plan.valueType ? `: ${plan.valueType}` : ''} = ${plan.value};`);
     });
+  } else if (point.binding.kind === 'hoist') {
+    const plan = plans[0]!;
+    lines.push(...hoistLines(point, env, plan.value!, plan.valueType).lines);
   } else {
     const plan = plans[0]!;
     lines.push(...bindingLines(point.binding, plan.value!, plan.valueType, env));
@@ -94,6 +111,10 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
 export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: string, passThrough: (step: string) => string): string[] {
   env.values.add('isInputRequiredResult');
   const b = point.binding;
+  if (b.kind === 'hoist') {
+    const { name, lines } = hoistLines(point, env, 'STEP', undefined);
+    return [`const ${name} = await ${callText};`, `if (isInputRequiredResult(${name})) ${passThrough(name)}`, lines[1]!];
+  }
   if (b.kind === 'declare' && b.name && !b.typeText) {
     return [`${b.declKind} ${b.name} = await ${callText};`, `if (isInputRequiredResult(${b.name})) ${passThrough(b.name)}`];
   }

@@ -148,13 +148,16 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
     }
     case 'sampling': {
       const params = paramsText(site)!;
+      const request = env.names.take(`${base}Request`);
       env.values.add('isSpecType');
+      env.types.add('CreateMessageRequestParams');
+      prelude.push(env.ts ? `const ${request}: CreateMessageRequestParams = ${params};` : `const ${request} = ${params};`);
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
       return {
         prelude,
         // Malformed answers (not a CreateMessageResult) are re-requested, never trusted.
         missing: `${answer}.kind !== 'sampling' || !isSpecType.CreateMessageResult(${answer}.result)`,
-        builder: `${TARGET.inputRequired}.createMessage(${params})`,
+        builder: `${TARGET.inputRequired}.createMessage(${request})`,
         capabilityCheck: capabilityCheck(env, 'sampling', 'sampling', caps),
         value: `${answer}.result`,
       };

@@ -1,5 +1,5 @@
 /** Merges the names the rewrite uses into the file's imports (ESM `import`, or CJS `require` destructuring). */
-import { Node, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import type { ModuleFlavour } from './state-module.js';
 
 export function ensureNamedImports(file: SourceFile, specifier: string, values: string[], types: string[], flavour: ModuleFlavour): void {
@@ -63,5 +63,30 @@ function ensureRequire(file: SourceFile, specifier: string, values: string[]): v
     const first = file.getStatements()[0];
     const directive = first && Node.isExpressionStatement(first) && /^['"]use strict['"]/.test(first.getText());
     file.insertStatements(directive ? 1 : 0, text);
+  }
+}
+
+/** Drops imports of the given names that nothing in the file references any more (legacy result schemas). */
+export function dropUnusedImports(file: SourceFile, candidates: readonly string[]): void {
+  for (const decl of file.getImportDeclarations()) {
+    for (const named of decl.getNamedImports()) {
+      const local = (named.getAliasNode() ?? named.getNameNode()).getText();
+      if (!candidates.includes(named.getName())) continue;
+      const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === local && !id.getFirstAncestorByKind(SyntaxKind.ImportDeclaration));
+      if (uses.length === 0) named.remove();
+    }
+    if (decl.getNamedImports().length === 0 && !decl.getDefaultImport() && !decl.getNamespaceImport() && decl.getImportClause()) decl.remove();
+  }
+  for (const statement of file.getVariableStatements()) {
+    const decl = statement.getDeclarations()[0];
+    const pattern = decl?.getNameNode();
+    const init = decl?.getInitializer();
+    if (!pattern || !Node.isObjectBindingPattern(pattern) || !init || !/^require\(/.test(init.getText())) continue;
+    for (const element of pattern.getElements()) {
+      if (!candidates.includes(element.getName())) continue;
+      const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === element.getName() && id.getFirstAncestor((a) => a === statement) === undefined);
+      if (uses.length === 0) element.remove();
+    }
+    if (pattern.getElements().length === 0) statement.remove();
   }
 }

@@ -14,14 +14,14 @@
  */
 import path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type Project, type SourceFile, type Statement } from 'ts-morph';
-import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
+import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { planHandler, type HandlerWork } from './analyse.js';
 import { contextAccess, type ContextAccess } from './context.js';
 import { NameAllocator, UnsupportedShape, capabilitiesExpression, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, baseName, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
-import { ensureNamedImports } from './imports.js';
+import { dropUnusedImports, ensureNamedImports } from './imports.js';
 import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
 import { Obstacle, line, type RequestPoint } from './points.js';
 import {
@@ -206,6 +206,7 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     const values = [...(fw?.values ?? [])].sort();
     const types = flavour === 'ts' ? [...(fw?.types ?? [])].filter((t) => !fw?.values.has(t)).sort() : [];
     ensureNamedImports(file, TARGET_SERVER_PACKAGE, values, types, flavour);
+    dropUnusedImports(file, Object.keys(RESULT_SCHEMA_TO_LEGACY));
     const stateModule = stateModules.get(file);
     if (stateModule && stateModule !== file) {
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];
@@ -213,6 +214,12 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     }
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
+}
+
+function helperNameOf(point: RequestPoint): string | undefined {
+  const callee = point.helperCall!.getExpression();
+  const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
 }
 
 function reasonOf(error: unknown): string {
@@ -241,7 +248,7 @@ function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
   };
   for (const point of work.points) {
     const b = point.binding;
-    const bound = b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : undefined;
+    const bound = b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? helperNameOf(point) : undefined;
     if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey));
     else if (point.kind === 'helper') {
       const helper = helpers.get(point.helperFn!);
@@ -287,7 +294,7 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
   const names = fw.names;
-  const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases');
+  const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases', work.sites.length);
   if (access.edits.length > 0 && ts) {
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   }
@@ -366,7 +373,11 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
   lines.push(`// State minted for other arguments (or another handler) is not this request's: start over.`);
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
   const inner = '  ';
-  const block = (body: string[]): string[] => body.map((l) => (l === '' ? l : inner + l.split('\n').join(`\n${inner}`)));
+  // Continuation lines of original code keep their absolute indentation; moving an element into a
+  // phase block shifts them, except where a multi-line template literal makes whitespace content.
+  const templates = work.body.getDescendants().filter((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n')).map((d) => d.getText());
+  const shift = (element: string): string => (templates.some((t) => element.includes(t)) ? inner + element : inner + element.split('\n').join(`\n${inner}`));
+  const block = (body: string[]): string[] => body.map((l) => (l === '' ? l : shift(l)));
   for (let k = 0; k <= work.points.length; k++) {
     const segment = statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < work.points.length ? idx[k] : statements.length);
     const isLast = k === work.points.length;
@@ -380,7 +391,7 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
         ...pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!)),
       );
     }
-    for (const s of segment) bodyLines.push(isLast ? segText(s, '') : segText(s, ''));
+    for (const s of segment) bodyLines.push(segText(s, ''));
     if (!isLast) {
       const next = work.points[k]!;
       const ask = askWithState(scoped, stateObject(k, k === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
@@ -390,7 +401,7 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
       lines.push('}');
     } else lines.push(...bodyLines);
   }
-  const text = `{\n${base}${lines.map((l) => l.split('\n').join(`\n${base}`)).join(`\n${base}`)}\n${indentOf(work.body)}}`;
+  const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') });
   return edits;
 }

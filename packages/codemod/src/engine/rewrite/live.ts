@@ -115,9 +115,38 @@ function syntacticallyJson(init: Node | undefined): boolean {
   return false;
 }
 
-function typeText(node: Node): string | undefined {
+function typeText(node: Node, init: Node | undefined): string | undefined {
   const text = node.getType().getText(node, TypeFormatFlags.NoTruncation | TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
-  return text.includes('import(') ? undefined : text;
+  if (text.includes('import(')) return undefined;
+  if (/\bany\b/.test(text)) return syntacticType(init);
+  return text;
+}
+
+/** Type of a JSON value from its initializer alone (no type information loaded). */
+function syntacticType(init: Node | undefined): string | undefined {
+  if (!init) return undefined;
+  if (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init) || Node.isTemplateExpression(init)) return 'string';
+  if (Node.isNumericLiteral(init)) return 'number';
+  if (init.getKind() === SyntaxKind.TrueKeyword || init.getKind() === SyntaxKind.FalseKeyword) return 'boolean';
+  if (Node.isPrefixUnaryExpression(init)) return init.getOperatorToken() === SyntaxKind.ExclamationToken ? 'boolean' : 'number';
+  if (Node.isCallExpression(init)) {
+    const callee = init.getExpression().getText();
+    if (callee === 'String' || /\.(join|toString|trim|toLowerCase|toUpperCase|toFixed|toISOString)$/.test(callee)) return 'string';
+    if (callee === 'Number') return 'number';
+    if (callee === 'Boolean') return 'boolean';
+  }
+  if (Node.isBinaryExpression(init)) {
+    const op = init.getOperatorToken().getText();
+    if (['-', '*', '/', '%', '**'].includes(op)) return 'number';
+    if (['===', '!==', '==', '!=', '<', '>', '<=', '>=', 'instanceof', 'in'].includes(op)) return 'boolean';
+    if (op === '+') {
+      const l = syntacticType(init.getLeft());
+      const r = syntacticType(init.getRight());
+      if (l === 'string' || r === 'string') return 'string';
+      if (l === 'number' && r === 'number') return 'number';
+    }
+  }
+  return undefined;
 }
 
 /** Whether a value referenced later is mutated through a method call or property write. */
@@ -154,7 +183,7 @@ export function classifyLive(declared: Declared[], after: Node[], ts: boolean, t
     if (json === true) {
       let text: string | undefined;
       if (ts) {
-        text = typeText(d.id);
+        text = typeText(d.id, d.initializer);
         if (!text) throw new Obstacle(`live value \`${d.name}\` has a type the rewrite cannot name in the state type`);
       }
       return { name: d.name, declKind: d.declKind, mode: 'store', typeText: text, statement: d.statement };

@@ -15,7 +15,9 @@ export class Obstacle extends Error {}
 export type Binding =
   | { kind: 'declare'; declKind: 'const' | 'let' | 'var'; target: string; name?: string; typeText?: string }
   | { kind: 'assign'; target: string }
-  | { kind: 'discard' };
+  | { kind: 'discard' }
+  /** The awaited value is used inside `statement` (`if (!(await confirm(...)))`): hoisted into a const before it. */
+  | { kind: 'hoist'; awaitNode: Node };
 
 export interface RequestPoint {
   kind: 'direct' | 'parallel' | 'helper' | 'url-throw';
@@ -140,8 +142,48 @@ export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<Reques
     return { statement, binding: { kind: 'assign', target: parent.getLeft().getText() } };
   }
   if (Node.isExpressionStatement(parent)) return { statement: parent, binding: { kind: 'discard' } };
-  if (Node.isReturnStatement(parent)) throw new Obstacle(`${what}'s legacy result is returned directly from the function (line ${line(parent)})`);
-  throw new Obstacle(`${what}'s result is used inside an expression (\`${abbreviate(parent.getText())}\`), not received by a statement`);
+  return hoistable(child, what);
+}
+
+/**
+ * `if (!(await confirm(...)))`, `return (await x.elicitInput(...)).action === 'accept'`: the await can
+ * move into a const right before its statement when it is evaluated unconditionally and first.
+ */
+function hoistable(awaitNode: Node, what: string): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
+  let node: Node = awaitNode;
+  let parent = node.getParent();
+  while (parent && !isListStatement(parent)) {
+    if (Node.isConditionalExpression(parent) && parent.getCondition() !== node) throw new Obstacle(`${what} is inside a conditional expression branch (line ${line(parent)})`);
+    if (Node.isBinaryExpression(parent) && parent.getRight() === node && /^(&&|\|\||\?\?|&&=|\|\|=|\?\?=)$/.test(parent.getOperatorToken().getText())) {
+      throw new Obstacle(`${what} is on the short-circuited side of \`${parent.getOperatorToken().getText()}\` (line ${line(parent)})`);
+    }
+    if (Node.isStatement(parent) && !isListStatement(parent)) break;
+    node = parent;
+    parent = parent.getParent();
+  }
+  if (!parent || !isListStatement(parent)) throw new Obstacle(`${what}'s result is used inside an expression, not received by a statement`);
+  const statement = parent as Statement;
+  const head = headOf(statement);
+  if (!head || !(head.getPos() <= awaitNode.getPos() && awaitNode.getEnd() <= head.getEnd())) {
+    throw new Obstacle(`${what}'s result is used inside \`${abbreviate(statement.getText())}\`, not received by a statement`);
+  }
+  const before = head.getDescendants().filter((d) => d.getEnd() <= awaitNode.getStart() && (Node.isCallExpression(d) || Node.isAwaitExpression(d) || Node.isNewExpression(d)));
+  if (before.length > 0) throw new Obstacle(`${what} is evaluated after \`${abbreviate(before[0]!.getText())}\` in the same statement (line ${line(statement)})`);
+  return { statement, binding: { kind: 'hoist', awaitNode } };
+}
+
+function isListStatement(node: Node): boolean {
+  const parent = node.getParent();
+  return Node.isStatement(node) && !!parent && (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent) || Node.isSourceFile(parent));
+}
+
+/** The expression a statement evaluates first. */
+function headOf(statement: Statement): Node | undefined {
+  if (Node.isIfStatement(statement)) return statement.getExpression();
+  if (Node.isReturnStatement(statement) || Node.isThrowStatement(statement) || Node.isExpressionStatement(statement)) return statement.getExpression();
+  if (Node.isVariableStatement(statement) && statement.getDeclarations().length === 1) return statement.getDeclarations()[0]!.getInitializer();
+  if (Node.isSwitchStatement(statement)) return statement.getExpression();
+  return undefined;
 }
 
 /** `await Promise.all([a.createMessage(...), b.createMessage(...)])`: the call holding the array, if `site` is an element. */
