@@ -20,7 +20,7 @@ import {
   type RunReport,
   type ServerModule,
 } from './harness.js';
-import { callLabel, discoverBehaviourCases, type BehaviourCall, type Scenario } from './script.js';
+import { callLabel, casesMissingBehaviour, discoverBehaviourCases, type BehaviourCall, type Scenario } from './script.js';
 
 // Migrated modules create their requestState codec at import time from this variable.
 process.env.MCP_REQUEST_STATE_KEY ??= randomBytes(48).toString('base64url');
@@ -47,6 +47,10 @@ function load(path: string): Promise<ServerModule> {
 describe('behaviour: legacy input vs migrated output against real clients', () => {
   it('discovers the fixture cases that have a behaviour section', () => {
     expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it('every fixture case whose output migrates something has a behaviour section', () => {
+    expect(casesMissingBehaviour(CASES_DIR)).toEqual([]);
   });
 
   for (const c of cases) {

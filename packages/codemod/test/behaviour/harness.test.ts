@@ -15,7 +15,10 @@ import {
   runWithV1Client,
   type ServerModule,
 } from './harness.js';
-import type { BehaviourCall, Scenario } from './script.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { casesMissingBehaviour, parseBehaviourSpec, type BehaviourCall, type Scenario } from './script.js';
 
 process.env.MCP_REQUEST_STATE_KEY ??= randomBytes(48).toString('base64url');
 
@@ -74,6 +77,29 @@ describe('behaviour harness detects wrong migrations', () => {
     expect(run.scriptErrors).toEqual(['1 scripted elicitation answer(s) never asked for']);
     const tooFew: Scenario = { name: 'too-few', capabilities: ['elicitation'] };
     expect((await runWithMrtrClient(elicitOutput, deleteFile, tooFew)).scriptErrors[0]).toMatch(/no elicitation answer left/);
+  });
+});
+
+describe('behaviour scripts', () => {
+  it('a migrated case without a behaviour section is reported; unmigrated ones are not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'behaviour-cases-'));
+    try {
+      writeFileSync(join(dir, 'a.output.ts'), 'return inputRequired({ inputRequests })');
+      writeFileSync(join(dir, 'a.case.json'), '{ "description": "no behaviour" }');
+      writeFileSync(join(dir, 'b.output.ts'), 'return inputRequired({ inputRequests })');
+      writeFileSync(join(dir, 'b.case.json'), JSON.stringify({ behaviour: { calls: [] } }));
+      writeFileSync(join(dir, 'c.output.js'), '// @mcp-mrtr-todo(flagged) nothing migrated');
+      expect(casesMissingBehaviour(dir)).toEqual(['a']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects malformed scripts with the place of the mistake', () => {
+    expect(() => parseBehaviourSpec({ calls: [] }, 'x.case.json')).toThrow(/x.case.json: behaviour needs a non-empty "calls"/);
+    expect(() => parseBehaviourSpec({ calls: [{ type: 'tool', scenarios: [{ name: 's' }] }] }, 'x')).toThrow(/calls\[0\] needs "name"/);
+    expect(() => parseBehaviourSpec({ calls: [{ type: 'tool', name: 't', scenarios: [{ name: 's', capabilities: ['tasks'] }] }] }, 'x')).toThrow(/unknown capability "tasks"/);
+    expect(() => parseBehaviourSpec({ calls: [{ type: 'tool', name: 't', scenarios: [{ name: 's' }, { name: 's' }] }] }, 'x')).toThrow(/unique/);
   });
 });
 

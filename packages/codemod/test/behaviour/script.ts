@@ -80,6 +80,23 @@ export function discoverBehaviourCases(casesDir: string): BehaviourCase[] {
   return cases;
 }
 
+/**
+ * Cases whose output migrates something (uses `inputRequired`) but whose case.json has no
+ * behaviour section: issue 3 wants a behaviour test for every fixture the codemod migrates.
+ */
+export function casesMissingBehaviour(casesDir: string): string[] {
+  const missing: string[] = [];
+  for (const file of readdirSync(casesDir).sort()) {
+    const m = /^(.*)\.output\.(ts|js|mjs|cjs)$/.exec(file);
+    if (!m) continue;
+    if (!readFileSync(join(casesDir, file), 'utf8').includes('inputRequired')) continue;
+    const caseJson = join(casesDir, `${m[1]}.case.json`);
+    const behaviour = existsSync(caseJson) ? (JSON.parse(readFileSync(caseJson, 'utf8')) as { behaviour?: unknown }).behaviour : undefined;
+    if (behaviour === undefined) missing.push(m[1]!);
+  }
+  return missing;
+}
+
 export function parseBehaviourSpec(value: unknown, where: string): BehaviourSpec {
   const fail = (msg: string): never => {
     throw new Error(`${where}: behaviour ${msg}`);
