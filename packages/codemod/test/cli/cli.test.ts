@@ -1,0 +1,330 @@
+/**
+ * The `mcp-mrtr` command line, run as a subprocess from the BUILT package (dist/cli.js) on
+ * throwaway projects: every flag and exit code of the contract.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { applyPatch, parsePatch } from 'diff';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BROKEN,
+  FLAGGED,
+  MIGRATABLE,
+  PLAIN,
+  TEST_WITH_MOCK,
+  assertBuilt,
+  cleanupProjects,
+  commitAll,
+  git,
+  makeProject,
+  read,
+  runCli,
+  snapshot,
+} from './helpers.js';
+import { validateJsonReport, validateSarif } from './schemas.js';
+
+beforeAll(assertBuilt);
+afterAll(cleanupProjects);
+
+const TWO_STEP = fs.readFileSync(new URL('../../../../fixtures/cases/behaviour-v2-two-step.input.ts', import.meta.url), 'utf8').replace(
+  "import { effect } from '../support/effects.js';\n",
+  'const effect = (name: string) => console.log(name);\n',
+);
+
+describe('usage and exit code 2', () => {
+  it('--help lists both commands and exits 0', () => {
+    const run = runCli(['--help'], process.cwd());
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('migrate <paths..>');
+    expect(run.stdout).toContain('check <paths..>');
+    const sub = runCli(['migrate', '--help'], process.cwd());
+    for (const flag of ['--dry-run', '--force', '--json', '--sarif', '--tsconfig', '--state-key-env', '--ignore']) expect(sub.stdout).toContain(flag);
+  });
+
+  it('--version prints the package version', () => {
+    const run = runCli(['--version'], process.cwd());
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it.each([
+    ['no command', []],
+    ['unknown command', ['upgrade', 'src']],
+    ['migrate without paths', ['migrate']],
+    ['unknown option', ['migrate', 'src', '--frobnicate']],
+    ['--json without a file', ['check', 'src', '--json']],
+    ['a path that does not exist', ['check', 'nope']],
+    ['an invalid --state-key-env', ['migrate', 'src', '--dry-run', '--state-key-env', 'not a name']],
+    ['a missing --tsconfig', ['migrate', 'src', '--dry-run', '--tsconfig', 'missing.json']],
+  ])('%s exits 2 with a message', (_name, args) => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE });
+    const before = snapshot(root);
+    const run = runCli(args, root);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/mcp-mrtr|Usage|usage|Not enough|Unknown|missing/i);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('a crash (report path is a directory) exits 2 and names the error', () => {
+    const root = makeProject({ 'src/server.ts': PLAIN, 'out/.keep': '' });
+    const run = runCli(['check', 'src', '--json', 'out'], root);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/EISDIR|directory/);
+  });
+});
+
+describe('migrate', () => {
+  it('rewrites a migratable server in place and exits 0', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const out = read(root, 'src/server.ts');
+    expect(out).toContain('inputRequired');
+    expect(out).not.toContain('elicitInput(');
+    expect(read(root, 'src/math.ts')).toBe(PLAIN);
+    expect(run.stdout).toMatch(/migrated\s+1\s+\(elicitation 1\)/);
+    expect(run.stdout).toContain('Files changed (1):\n  src/server.ts');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules '@mcp-mrtr-todo' src");
+  });
+
+  it('flags what it cannot migrate with an @mcp-mrtr-todo marker, lists file:line and reason, exits 1; the last line finds the markers', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.status).toBe(1);
+    const roots = read(root, 'src/roots.ts').split('\n');
+    const call = roots.findIndex((l) => l.includes('listRoots()'));
+    expect(roots[call - 1]).toMatch(/^\s*\/\/ @mcp-mrtr-todo/);
+    expect(run.stdout).toMatch(/src\/roots\.ts:7\s+roots\/list: \S.*/);
+    const last = run.stdout.trimEnd().split('\n').at(-1)!;
+    const command = last.replace('Find every site left to do: ', '');
+    const found = execFileSync('sh', ['-c', command], { cwd: root, encoding: 'utf8' });
+    expect(found).toContain('src/roots.ts:7:');
+  });
+
+  it('refuses with 2 in a git work tree with uncommitted changes; --force proceeds; a clean tree proceeds', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE });
+    commitAll(root);
+    fs.writeFileSync(path.join(root, 'notes.md'), 'uncommitted\n');
+    const refused = runCli(['migrate', 'src'], root);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('uncommitted');
+    expect(refused.stderr).toContain('--force');
+    expect(read(root, 'src/server.ts')).toBe(MIGRATABLE);
+
+    const forced = runCli(['migrate', 'src', '--force'], root);
+    expect(forced.status).toBe(0);
+    expect(read(root, 'src/server.ts')).not.toBe(MIGRATABLE);
+
+    const clean = makeProject({ 'src/server.ts': MIGRATABLE });
+    commitAll(clean);
+    expect(runCli(['migrate', 'src'], clean).status).toBe(0);
+    expect(git(clean, 'status', '--porcelain')).toContain('src/server.ts');
+  });
+
+  it('--dry-run writes nothing, needs no clean tree, and prints a unified diff that reproduces the real run', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
+    commitAll(root);
+    fs.writeFileSync(path.join(root, 'dirty.txt'), 'x');
+    const before = snapshot(root);
+    const dry = runCli(['migrate', 'src', '--dry-run'], root);
+    expect(dry.status).toBe(1);
+    expect(snapshot(root)).toEqual(before);
+    expect(dry.stdout).toContain('--- a/src/server.ts');
+    expect(dry.stdout).toContain('+++ b/src/server.ts');
+    expect(dry.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@/m);
+    expect(dry.stdout).toContain('(dry run: nothing written)');
+
+    const patches = parsePatch(dry.stdout.slice(0, dry.stdout.indexOf('mcp-mrtr migrate')));
+    const real = runCli(['migrate', 'src', '--force'], root);
+    expect(real.status).toBe(1);
+    for (const patch of patches) {
+      const rel = patch.newFileName!.replace(/^b\//, '');
+      expect(applyPatch(before[rel]!, patch)).toBe(read(root, rel));
+    }
+    expect(patches.map((p) => p.newFileName).sort()).toEqual(['b/src/roots.ts', 'b/src/server.ts']);
+  });
+
+  it('a broken file fails alone: exit 1, the others migrated, the error listed', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/broken.ts': BROKEN + '// elicitInput\n' });
+    const run = runCli(['migrate', 'src', '--json', 'report.json'], root);
+    expect(run.status).toBe(1);
+    expect(read(root, 'src/broken.ts')).toBe(BROKEN + '// elicitInput\n');
+    expect(read(root, 'src/server.ts')).toContain('inputRequired');
+    expect(run.stdout).toMatch(/Files that failed \(1\)[^\n]*\n\s+src\/broken\.ts: \S/);
+    const report = JSON.parse(read(root, 'report.json'));
+    expect(report.summary.filesFailed).toBe(1);
+    expect(report.files.find((f: { path: string }) => f.path === 'src/broken.ts')).toMatchObject({ status: 'failed', error: expect.any(String) });
+  });
+
+  it('a read-only file is a per-file error; the run goes on', () => {
+    const root = makeProject({ 'src/a.ts': MIGRATABLE, 'src/b.ts': MIGRATABLE });
+    fs.chmodSync(path.join(root, 'src/b.ts'), 0o444);
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.status).toBe(1);
+    expect(read(root, 'src/a.ts')).toContain('inputRequired');
+    expect(read(root, 'src/b.ts')).toBe(MIGRATABLE);
+    expect(run.stdout).toMatch(/src\/b\.ts: could not write: file is read-only/);
+  });
+
+  it('a second run is idempotent: nothing changes, same verdict', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/wizard.ts': TWO_STEP });
+    const first = runCli(['migrate', 'src'], root);
+    expect(first.status).toBe(1);
+    const after = snapshot(root);
+    const second = runCli(['migrate', 'src', '--json', '../second.json'], root);
+    expect(second.status).toBe(1);
+    expect(snapshot(root)).toEqual(after);
+    const report = JSON.parse(fs.readFileSync(path.join(root, '..', 'second.json'), 'utf8'));
+    fs.rmSync(path.join(root, '..', 'second.json'));
+    expect(report.summary.filesChanged).toBe(0);
+    expect(report.summary.sitesMigrated).toBe(0);
+  });
+
+  it('--json writes the contract shape', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/math.ts': PLAIN });
+    const run = runCli(['migrate', 'src', '--json', 'reports/mrtr.json'], root);
+    expect(run.status).toBe(1);
+    const report = JSON.parse(read(root, 'reports/mrtr.json'));
+    expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
+    expect(report.summary).toEqual({ sitesFound: 2, sitesMigrated: 1, sitesFlagged: 1, filesChanged: 2, filesFailed: 0 });
+    const byPath = Object.fromEntries(report.files.map((f: { path: string }) => [f.path, f]));
+    expect(byPath['src/server.ts']).toMatchObject({ status: 'changed', sites: [{ line: 7, method: 'elicitation/create', status: 'migrated' }] });
+    expect(byPath['src/roots.ts']).toMatchObject({ status: 'flagged', sites: [{ line: 7, method: 'roots/list', status: 'flagged', reason: expect.any(String) }] });
+    expect(byPath['src/math.ts']).toBeUndefined();
+  });
+
+  it('--json - prints the JSON report on stdout and the summary on stderr', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE });
+    const run = runCli(['migrate', 'src', '--dry-run', '--json', '-'], root);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).summary.sitesMigrated).toBe(1);
+    expect(run.stderr).toContain('Find every site left to do');
+  });
+
+  it('--sarif writes SARIF 2.1.0 that validates against the official schema', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/broken.ts': BROKEN + '// listRoots\n' });
+    const run = runCli(['migrate', 'src', '--sarif', 'mrtr.sarif'], root);
+    expect(run.status).toBe(1);
+    const sarif = JSON.parse(read(root, 'mrtr.sarif'));
+    expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
+    const results = sarif.runs[0].results as Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }>;
+    expect(results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.artifactLocation.uri, r.locations[0]!.physicalLocation.region.startLine]).sort()).toEqual([
+      ['mcp-mrtr/file-error', 'src/broken.ts', 1],
+      ['mcp-mrtr/unmigrated-roots', 'src/roots.ts', 7],
+    ]);
+  });
+
+  it('--state-key-env names the variable the generated codec reads', () => {
+    const root = makeProject({ 'src/wizard.ts': TWO_STEP });
+    const run = runCli(['migrate', 'src', '--state-key-env', 'TRAVEL_STATE_KEY'], root);
+    expect(run.status).toBe(0);
+    const out = read(root, 'src/wizard.ts');
+    expect(out).toContain('process.env.TRAVEL_STATE_KEY');
+    expect(out).not.toContain('MCP_REQUEST_STATE_KEY');
+    expect(out).toContain('createRequestStateCodec');
+  });
+
+  it('--tsconfig loads the given project for type information', () => {
+    const root = makeProject({
+      'src/server.ts': MIGRATABLE,
+      'config/tsconfig.app.json': JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022' }, include: ['../src'] }),
+    });
+    const run = runCli(['migrate', 'src', '--tsconfig', 'config/tsconfig.app.json'], root);
+    expect(run.status).toBe(0);
+    expect(read(root, 'src/server.ts')).toContain('inputRequired');
+  });
+
+  it('--ignore skips matching files and directories', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/legacy/old.ts': MIGRATABLE, 'src/keep.spec.ts': MIGRATABLE });
+    const run = runCli(['migrate', 'src', '--ignore', 'src/legacy/**', '*.spec.ts'], root);
+    expect(run.status).toBe(0);
+    expect(read(root, 'src/server.ts')).toContain('inputRequired');
+    expect(read(root, 'src/legacy/old.ts')).toBe(MIGRATABLE);
+    expect(read(root, 'src/keep.spec.ts')).toBe(MIGRATABLE);
+  });
+
+  it('honours .gitignore and skips node_modules, build output and declaration files', () => {
+    const root = makeProject({
+      '.gitignore': 'generated/\n',
+      'src/server.ts': MIGRATABLE,
+      'src/generated/server.ts': MIGRATABLE,
+      'node_modules/dep/index.ts': MIGRATABLE,
+      'dist/server.js': MIGRATABLE,
+      'src/types.d.ts': MIGRATABLE,
+    });
+    commitAll(root);
+    const run = runCli(['migrate', '.'], root);
+    expect(run.status).toBe(0);
+    expect(read(root, 'src/server.ts')).toContain('inputRequired');
+    for (const untouched of ['src/generated/server.ts', 'node_modules/dep/index.ts', 'dist/server.js', 'src/types.d.ts']) expect(read(root, untouched)).toBe(MIGRATABLE);
+  });
+
+  it('does not follow symlinks: a link loop terminates and linked files are not rewritten', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'elsewhere/other.ts': MIGRATABLE });
+    fs.symlinkSync(path.join(root, 'src'), path.join(root, 'src', 'loop'));
+    fs.symlinkSync(path.join(root, 'elsewhere'), path.join(root, 'src', 'linked'));
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.status).toBe(0);
+    expect(read(root, 'src/server.ts')).toContain('inputRequired');
+    expect(read(root, 'elsewhere/other.ts')).toBe(MIGRATABLE);
+  });
+
+  it('lists unit tests that mock legacy requests, with advice, and marks them', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'test/server.test.ts': TEST_WITH_MOCK });
+    const run = runCli(['migrate', '.', '--json', 'r.json'], root);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/test\/server\.test\.ts:6\s+test-mock: test vi\.spyOn for elicitInput/);
+    expect(run.stdout).toContain('inputResponses');
+    const lines = read(root, 'test/server.test.ts').split('\n');
+    expect(lines[5]).toMatch(/^\s+\/\/ @mcp-mrtr-todo\(test vi\.spyOn for elicitInput/);
+    const report = JSON.parse(read(root, 'r.json'));
+    expect(report.files.find((f: { path: string }) => f.path === 'test/server.test.ts').sites).toEqual([
+      expect.objectContaining({ line: 6, method: 'test-mock', status: 'flagged' }),
+    ]);
+  });
+
+  it('hints at the formatter for the changed files when the project has no prettier installed', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, '.prettierrc': '{}' });
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Run your formatter on the changed files, e.g.: npx prettier --write src/server.ts');
+  });
+});
+
+describe('check', () => {
+  it('exits 1 when legacy sites exist, lists each with what migrate would do, writes nothing', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
+    const before = snapshot(root);
+    const run = runCli(['check', 'src', '--json', '../check.json', '--sarif', '../check.sarif'], root);
+    const json = JSON.parse(fs.readFileSync(path.join(root, '..', 'check.json'), 'utf8'));
+    const sarif = JSON.parse(fs.readFileSync(path.join(root, '..', 'check.sarif'), 'utf8'));
+    fs.rmSync(path.join(root, '..', 'check.json'));
+    fs.rmSync(path.join(root, '..', 'check.sarif'));
+    expect(run.status).toBe(1);
+    expect(snapshot(root)).toEqual(before);
+    expect(run.stdout).toMatch(/src\/server\.ts:7:\d+\s+elicitation\/create \(delete_file\)\s+migrate/);
+    expect(run.stdout).toMatch(/src\/roots\.ts:7:\d+\s+roots\/list\s+flag: \S/);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Migrate with: mcp-mrtr migrate src');
+    expect(validateJsonReport(json)).toBe(true);
+    expect(json.summary.sitesFound).toBe(2);
+    expect(validateSarif(sarif)).toBe(true);
+    expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort()).toEqual(['mcp-mrtr/legacy-elicitation', 'mcp-mrtr/unmigrated-roots']);
+  });
+
+  it('exits 0 on a project without legacy sites (e.g. after migrating)', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
+    expect(runCli(['migrate', 'src'], root).status).toBe(0);
+    const run = runCli(['check', 'src'], root);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('No legacy server-to-client requests found.');
+  });
+
+  it('needs no clean tree', () => {
+    const root = makeProject({ 'src/math.ts': PLAIN });
+    commitAll(root);
+    fs.writeFileSync(path.join(root, 'src/math.ts'), PLAIN + '// edited\n');
+    expect(runCli(['check', 'src'], root).status).toBe(0);
+  });
+});

@@ -1,0 +1,143 @@
+/** Runs the BUILT CLI (`dist/cli.js`) as a subprocess on throwaway project directories. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const packageRoot = path.resolve(here, '..', '..');
+export const repoRoot = path.resolve(packageRoot, '..', '..');
+export const cliPath = path.join(packageRoot, 'dist', 'cli.js');
+
+export function assertBuilt(): void {
+  if (!fs.existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npx turbo run build --filter=@mcp-mrtr/codemod)`);
+}
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliRun {
+  const run = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    timeout: 60_000,
+  });
+  if (run.error) throw run.error;
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const created: string[] = [];
+
+export function makeProject(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mrtr-cli-'));
+  created.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    const file = path.join(root, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return root;
+}
+
+export function cleanupProjects(): void {
+  for (const dir of created.splice(0)) {
+    try {
+      fs.chmodSync(dir, 0o755);
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // best effort
+    }
+  }
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function commitAll(cwd: string): void {
+  git(cwd, 'init', '-q');
+  git(cwd, 'add', '-A');
+  git(cwd, 'commit', '-qm', 'initial');
+}
+
+export function read(root: string, rel: string): string {
+  return fs.readFileSync(path.join(root, rel), 'utf8');
+}
+
+/** Every file's text under `root` (no .git), to prove a run wrote nothing. */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(root, full)] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/* ---- Sources ---- */
+
+/** A v2 server whose one tool elicits: fully migratable (write-once form). */
+export const MIGRATABLE = `import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'files', version: '1.0.0' });
+  server.registerTool('delete_file', { inputSchema: z.object({ path: z.string() }) }, async ({ path }, ctx) => {
+    const confirmation = await ctx.mcpReq.elicitInput({
+      message: \`Delete \${path}?\`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+    });
+    if (confirmation.action !== 'accept') return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: 'deleted' }] };
+  });
+  return server;
+}
+`;
+
+/** A roots request in a notification handler: has no MRTR form, always flagged. */
+export const FLAGGED = `import { McpServer } from '@modelcontextprotocol/server';
+
+export let roots: string[] = [];
+
+export function watchRoots(server: McpServer): void {
+  server.server.setNotificationHandler('notifications/roots/list_changed', async () => {
+    const result = await server.server.listRoots();
+    roots = result.roots.map((r) => r.uri);
+  });
+}
+`;
+
+export const PLAIN = `export function add(a: number, b: number): number {
+  return a + b;
+}
+`;
+
+export const BROKEN = `export function broken( {
+  return 1 +;
+}
+`;
+
+export const TEST_WITH_MOCK = `import { expect, it, vi } from 'vitest';
+import { createServer } from '../src/server.js';
+
+it('deletes', async () => {
+  const server = createServer();
+  const spy = vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'accept', content: { confirm: true } });
+  expect(spy).toBeDefined();
+});
+`;
