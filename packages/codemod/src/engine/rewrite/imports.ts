@@ -82,11 +82,12 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
     const pattern = decl?.getNameNode();
     const init = decl?.getInitializer();
     if (!pattern || !Node.isObjectBindingPattern(pattern) || !init || !/^require\(/.test(init.getText())) continue;
-    for (const element of pattern.getElements()) {
-      if (!candidates.includes(element.getName())) continue;
-      const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === element.getName() && id.getFirstAncestor((a) => a === statement) === undefined);
-      if (uses.length === 0) element.remove();
-    }
-    if (pattern.getElements().length === 0) statement.remove();
+    const keep = pattern.getElements().filter((element) => {
+      if (!candidates.includes(element.getName())) return true;
+      return file.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === element.getName() && id.getFirstAncestor((a) => a === statement) === undefined);
+    });
+    if (keep.length === pattern.getElements().length) continue;
+    if (keep.length === 0) statement.remove();
+    else pattern.replaceWithText(`{ ${keep.map((e) => e.getText()).join(', ')} }`);
   }
 }
