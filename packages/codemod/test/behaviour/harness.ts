@@ -266,7 +266,10 @@ async function settle(run: () => Promise<unknown>): Promise<CallOutcome> {
     return { result: await run() };
   } catch (error) {
     const e = error as { code?: unknown; message?: unknown };
-    return { error: { code: typeof e.code === 'number' ? e.code : undefined, message: String(e.message ?? error) } };
+    // The v1 client prefixes "MCP error <code>: " to the server's message, the v2 client does not:
+    // client-library formatting, not server behaviour (the code is compared on its own).
+    const message = String(e.message ?? error).replace(/^MCP error -?\d+: /, '');
+    return { error: { code: typeof e.code === 'number' ? e.code : undefined, message } };
   }
 }
 
