@@ -75,8 +75,9 @@ export async function migratedConformanceServer(target: Target = conformanceTarg
   }
   if (typeof engine.migrateSource !== 'function') throw new Error('packages/codemod/src/index.ts does not export migrateSource()');
 
+  // Only the latest run is kept (for inspection after a failure).
+  rmSync(WORK_ROOT, { recursive: true, force: true });
   const dir = join(WORK_ROOT, `run-${process.pid}-${Date.now()}`);
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'server.ts');
   const tsconfig = join(dir, 'tsconfig.json');
