@@ -8,11 +8,13 @@
  * migrated makes the transform throw, which jscodeshift reports as an error for that file.
  *
  * Options (jscodeshift passes unknown CLI flags through): `--stateKeyEnv=NAME`, `--tsconfig=FILE`.
+ *
+ * Why a worker thread: by default jscodeshift installs @babel/register, which then compiles every
+ * module the transform requires, dependencies included, and fails on ts-morph's class static
+ * blocks. A worker thread has its own module loader without that hook, so the engine is loaded and
+ * run there; this module's top level needs nothing but Node built-ins.
  */
-import fs from 'node:fs';
-import { writeFileAtomic } from './fs/atomic-write.js';
-import { migrateSource } from './migrate.js';
-import { scanTestMocks } from './report/test-mocks.js';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 export interface FileInfo {
   path: string;
@@ -27,14 +29,31 @@ export interface TransformOptions {
   [option: string]: unknown;
 }
 
-export default async function transform(file: FileInfo, _api: unknown, options: TransformOptions = {}): Promise<string | undefined> {
-  const stateKeyEnv = options.stateKeyEnv ?? options['state-key-env'];
+interface Job {
+  id: number;
+  file: FileInfo;
+  options: { stateKeyEnv?: string; tsconfig?: string; dry: boolean; cwd: string };
+}
+
+type Reply = { id: number; output?: string; unchanged?: boolean; error?: string };
+
+const WORKER_FLAG = 'mcpMrtrJscodeshiftEngine';
+
+/** The actual migration of one file (runs inside the worker). */
+async function migrateOne(job: Job): Promise<Omit<Reply, 'id'>> {
+  const [{ migrateSource }, { scanTestMocks }, { writeFileAtomic }, fs] = await Promise.all([
+    import('./migrate.js'),
+    import('./report/test-mocks.js'),
+    import('./fs/atomic-write.js'),
+    import('node:fs'),
+  ]);
+  const { file, options } = job;
   const result = await migrateSource(file.source, file.path || 'input.ts', {
-    cwd: process.cwd(),
-    ...(typeof stateKeyEnv === 'string' ? { stateKeyEnv } : {}),
-    ...(typeof options.tsconfig === 'string' ? { tsconfig: options.tsconfig } : {}),
+    cwd: options.cwd,
+    ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
+    ...(options.tsconfig ? { tsconfig: options.tsconfig } : {}),
   });
-  if (result.status === 'failed') throw new Error(`mcp-mrtr: ${file.path}: ${result.error ?? 'could not be migrated'}`);
+  if (result.status === 'failed') return { error: `mcp-mrtr: ${file.path}: ${result.error ?? 'could not be migrated'}` };
   const output = scanTestMocks(result.path, result.output ?? file.source).output;
   if (!options.dry) {
     for (const created of result.created) {
@@ -43,7 +62,64 @@ export default async function transform(file: FileInfo, _api: unknown, options: 
       writeFileAtomic(created.path, created.output);
     }
   }
-  return output === file.source ? undefined : output;
+  return output === file.source ? { unchanged: true } : { output };
+}
+
+if (!isMainThread && (workerData as Record<string, unknown> | undefined)?.[WORKER_FLAG]) {
+  parentPort!.on('message', (job: Job) => {
+    migrateOne(job).then(
+      (reply) => parentPort!.postMessage({ id: job.id, ...reply }),
+      (error: unknown) => parentPort!.postMessage({ id: job.id, error: (error as Error).stack ?? String(error) }),
+    );
+  });
+}
+
+let engine: Worker | undefined;
+let nextId = 0;
+const pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+
+function engineWorker(): Worker {
+  if (engine) return engine;
+  const worker = new Worker(__filename, { workerData: { [WORKER_FLAG]: true } });
+  worker.on('message', (reply: Reply) => {
+    const waiter = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (pending.size === 0) worker.unref();
+    waiter?.resolve(reply);
+  });
+  const fail = (error: Error) => {
+    engine = undefined;
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`mcp-mrtr engine worker exited (${code})`)));
+  worker.unref();
+  engine = worker;
+  return worker;
+}
+
+export default async function transform(file: FileInfo, _api: unknown, options: TransformOptions = {}): Promise<string> {
+  const stateKeyEnv = options.stateKeyEnv ?? options['state-key-env'];
+  const job: Job = {
+    id: nextId++,
+    file: { path: file.path, source: file.source },
+    options: {
+      cwd: process.cwd(),
+      dry: Boolean(options.dry),
+      ...(typeof stateKeyEnv === 'string' ? { stateKeyEnv } : {}),
+      ...(typeof options.tsconfig === 'string' ? { tsconfig: options.tsconfig } : {}),
+    },
+  };
+  const worker = engineWorker();
+  const reply = await new Promise<Reply>((resolve, reject) => {
+    pending.set(job.id, { resolve, reject });
+    worker.ref();
+    worker.postMessage(job);
+  });
+  if (reply.error) throw new Error(reply.error);
+  // The same text back: jscodeshift counts the file as unmodified (undefined would count as skipped).
+  return reply.unchanged ? file.source : reply.output;
 }
 
 /** The engine parses with TypeScript itself; jscodeshift's parser is not used. */

@@ -6,13 +6,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BROKEN,
   FLAGGED,
   MIGRATABLE,
   PLAIN,
   TEST_WITH_MOCK,
+  TWO_STEP,
   assertBuilt,
   cleanupProjects,
   commitAll,
@@ -27,10 +28,7 @@ import { validateJsonReport, validateSarif } from './schemas.js';
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
 
-const TWO_STEP = fs.readFileSync(new URL('../../../../fixtures/cases/behaviour-v2-two-step.input.ts', import.meta.url), 'utf8').replace(
-  "import { effect } from '../support/effects.js';\n",
-  'const effect = (name: string) => console.log(name);\n',
-);
+vi.setConfig({ testTimeout: 60_000 });
 
 describe('usage and exit code 2', () => {
   it('--help lists both commands and exits 0', () => {
@@ -220,10 +218,10 @@ describe('migrate', () => {
     const root = makeProject({ 'src/wizard.ts': TWO_STEP });
     const run = runCli(['migrate', 'src', '--state-key-env', 'TRAVEL_STATE_KEY'], root);
     expect(run.status).toBe(0);
-    const out = read(root, 'src/wizard.ts');
-    expect(out).toContain('process.env.TRAVEL_STATE_KEY');
-    expect(out).not.toContain('MCP_REQUEST_STATE_KEY');
-    expect(out).toContain('createRequestStateCodec');
+    const all = Object.values(snapshot(root)).join('\n');
+    expect(all).toContain('process.env.TRAVEL_STATE_KEY');
+    expect(all).not.toContain('MCP_REQUEST_STATE_KEY');
+    expect(all).toContain('createRequestStateCodec');
   });
 
   it('--tsconfig loads the given project for type information', () => {

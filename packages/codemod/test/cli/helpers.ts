@@ -122,6 +122,32 @@ export function watchRoots(server: McpServer): void {
 }
 `;
 
+/** Two dependent questions with a value computed before them: needs requestState and the codec. */
+export const TWO_STEP = `import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'travel', version: '1.0.0' });
+  server.registerTool('book_trip', { inputSchema: z.object({ destination: z.string() }) }, async ({ destination }: { destination: string }, ctx) => {
+    const quote: number = 120 + destination.length;
+    console.log('quoted', quote);
+    const dates = await ctx.mcpReq.elicitInput({
+      message: \`When do you want to go to \${destination}?\`,
+      requestedSchema: { type: 'object', properties: { start: { type: 'string' } }, required: ['start'] },
+    });
+    if (dates.action !== 'accept') return { content: [{ type: 'text', text: 'no trip' }] };
+    const start: string = String(dates.content?.start);
+    const confirmation = await ctx.mcpReq.elicitInput({
+      message: \`Book \${destination} from \${start} for \${quote} EUR?\`,
+      requestedSchema: { type: 'object', properties: { book: { type: 'boolean' } }, required: ['book'] },
+    });
+    if (confirmation.action === 'accept' && confirmation.content?.book === true) return { content: [{ type: 'text', text: \`Booked \${start}\` }] };
+    return { content: [{ type: 'text', text: 'not booked' }] };
+  });
+  return server;
+}
+`;
+
 export const PLAIN = `export function add(a: number, b: number): number {
   return a + b;
 }
