@@ -4,11 +4,14 @@ import {
   DEPRECATED_INCLUDE_CONTEXT,
   ELICITATION_COMPLETE_NOTIFICATION,
   ELICITATION_ID_FIELD,
+  ELICITATION_MODE_FIELD,
+  ELICITATION_URL_MODE,
   INCLUDE_CONTEXT_FIELD,
   LEGACY_REQUESTS,
   NOTIFICATION_REGISTRATION,
   ROOTS_LIST_CHANGED_NOTIFICATION,
   ROOTS_LIST_CHANGED_SCHEMA,
+  SERVER_METHOD_TO_LEGACY,
   TARGET,
   isLegacyMethod,
   type LegacyMethod,
@@ -49,6 +52,13 @@ const TRIGGER_TOKENS = [
   ROOTS_LIST_CHANGED_NOTIFICATION,
   ROOTS_LIST_CHANGED_SCHEMA,
 ];
+
+const ELICIT_METHOD = LEGACY_REQUESTS['elicitation/create'].method;
+/** Calls whose first argument is elicitation params: `server.elicitInput(...)`, `inputRequired.elicitUrl(...)`. */
+const ELICITATION_PARAM_TAKERS = new Set<string>([
+  ...Object.entries(SERVER_METHOD_TO_LEGACY).filter(([, m]) => m === ELICIT_METHOD).map(([name]) => name),
+  ...Object.entries(TARGET.builders).filter(([, m]) => m === ELICIT_METHOD).map(([name]) => name),
+]);
 
 function messageFor(method: LegacyMethod): MessageId {
   return LEGACY_REQUESTS[method].kind === 'sampling' ? 'deprecatedSampling' : 'deprecatedRoots';
@@ -93,6 +103,49 @@ export default createRule<[], MessageId>({
       return legacySites.some((s) => s.node.range[0] <= node.range[0] && s.node.range[1] >= node.range[1]);
     }
 
+    /** `{ method, params }` as the value of an `inputRequests: { key: ... }` entry. */
+    function isInputRequestEntry(obj: TSESTree.ObjectExpression): boolean {
+      const entry = obj.parent;
+      const requests = entry?.type === AST_NODE_TYPES.Property ? entry.parent : undefined;
+      const holder = requests?.type === AST_NODE_TYPES.ObjectExpression ? requests.parent : undefined;
+      return holder?.type === AST_NODE_TYPES.Property && propertyName(holder) === TARGET.inputRequestsField;
+    }
+
+    /**
+     * A notification object passed to a server's `notification(...)` / `sendNotification(...)` by user
+     * code (the SDK's own `this.notification(...)` implementation is not user code).
+     */
+    function isSentByServer(obj: TSESTree.ObjectExpression): boolean {
+      const call = obj.parent;
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== obj) return false;
+      const callee = unwrap(call.callee);
+      if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'sendNotification';
+      return callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression;
+    }
+
+    /** The params object of an elicitation (URL mode) sent or built by user code. */
+    function isElicitationParams(obj: TSESTree.ObjectExpression): boolean {
+      // `{ mode: 'url', message, url, elicitationId }`, e.g. inside `new UrlElicitationRequiredError([...])`
+      if (staticString(findProperty(obj, ELICITATION_MODE_FIELD)?.value) === ELICITATION_URL_MODE) return true;
+      const parent = obj.parent;
+      if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === obj) {
+        const callee = unwrap(parent.callee);
+        const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+        if (name === undefined || unwrap((callee as TSESTree.MemberExpression).object).type === AST_NODE_TYPES.ThisExpression) return false;
+        return ELICITATION_PARAM_TAKERS.has(name);
+      }
+      if (parent?.type === AST_NODE_TYPES.Property && propertyName(parent) === 'params' && parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
+        const request = parent.parent;
+        const method = staticString(findProperty(request, 'method')?.value);
+        if (method !== ELICIT_METHOD && method !== ELICITATION_COMPLETE_NOTIFICATION) return false;
+        // not the SDK's own `this.request(...)` / `this.notification(...)`
+        const sender = request.parent;
+        const senderCallee = sender?.type === AST_NODE_TYPES.CallExpression ? unwrap(sender.callee) : undefined;
+        return !(senderCallee?.type === AST_NODE_TYPES.MemberExpression && unwrap(senderCallee.object).type === AST_NODE_TYPES.ThisExpression);
+      }
+      return false;
+    }
+
     return {
       Program() {
         for (const site of legacySites) context.report({ node: site.node, messageId: messageFor(site.method) });
@@ -119,12 +172,13 @@ export default createRule<[], MessageId>({
         }
       },
       ObjectExpression(obj) {
-        const method = staticString(findProperty(obj, 'method')?.value);
+        const methodProp = findProperty(obj, 'method');
+        const method = staticString(methodProp?.value);
         if (method === ELICITATION_COMPLETE_NOTIFICATION) {
-          context.report({ node: obj, messageId: 'elicitationComplete' });
-        } else if (isLegacyMethod(method) && LEGACY_REQUESTS[method].deprecated && !insideLegacySite(obj)) {
-          // hand-built inputRequests entries and requests not sent through a recognised sender
-          context.report({ node: findProperty(obj, 'method')!, messageId: messageFor(method) });
+          if (isSentByServer(obj)) context.report({ node: obj, messageId: 'elicitationComplete' });
+        } else if (isLegacyMethod(method) && LEGACY_REQUESTS[method].deprecated && isInputRequestEntry(obj) && !insideLegacySite(obj)) {
+          // a hand-built inputRequests entry: { roots: { method: 'roots/list' } }
+          context.report({ node: methodProp!, messageId: messageFor(method) });
         }
       },
       Property(prop) {
@@ -139,7 +193,7 @@ export default createRule<[], MessageId>({
             data: { value },
             suggest: [{ messageId: 'useIncludeContextNone', fix: (fixer) => fixer.replaceText(prop.value, `'none'`) }],
           });
-        } else if (name === ELICITATION_ID_FIELD) {
+        } else if (name === ELICITATION_ID_FIELD && isElicitationParams(prop.parent)) {
           const element = prop;
           context.report({
             node: prop.key,

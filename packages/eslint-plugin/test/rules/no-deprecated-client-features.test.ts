@@ -17,6 +17,10 @@ ruleTester.run('no-deprecated-client-features', testable(rule), {
     // strings in logs
     `logger.info('sampling/createMessage is deprecated; roots/list too');`,
     asJs({ code: `const tree = require('./tree'); tree.listRoots();` }),
+    // the SDK's own implementation of these features (library internals, not a server's requests)
+    `class Server { listRoots(params) { return this.request({ method: 'roots/list', params }, ListRootsResultSchema); }\n  notifyDone(elicitationId) { return this.notification({ method: 'notifications/elicitation/complete', params: { elicitationId } }); } }`,
+    `const ElicitRequestURLParamsSchema = z.object({ mode: z.literal('url'), message: z.string(), elicitationId: z.string(), url: z.string() });`,
+    `const ping = { method: 'roots/list' }; transportLog.push(ping);`,
   ],
   invalid: [
     {
@@ -67,6 +71,10 @@ ruleTester.run('no-deprecated-client-features', testable(rule), {
       code: `import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';\nserver.setNotificationHandler(RootsListChangedNotificationSchema, async () => { cache.clear(); });\nv2.setNotificationHandler('notifications/roots/list_changed', () => {});`,
       errors: [{ messageId: 'rootsListChanged', line: 2 }, { messageId: 'rootsListChanged', line: 3 }],
     },
+    asJs({
+      code: `throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Pay', url, elicitationId }]);`,
+      errors: [{ messageId: 'elicitationId', suggestions: [{ messageId: 'removeElicitationId', output: `throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Pay', url }]);` }] }],
+    }),
     asJs({
       code: `const { inputRequired: ir } = require('@modelcontextprotocol/server');\nasync function ask(server) { return server.listRoots(); }\nmodule.exports = { ask };`,
       errors: [{ messageId: 'deprecatedRoots', line: 2 }],
