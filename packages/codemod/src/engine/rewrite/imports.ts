@@ -91,3 +91,19 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
     else pattern.replaceWithText(`{ ${keep.map((e) => e.getText()).join(', ')} }`);
   }
 }
+
+/**
+ * `const ask = server.server.elicitInput.bind(server.server)` (or a destructured method) that only
+ * served rewritten calls: removed once nothing references it.
+ */
+export function dropUnusedAliases(file: SourceFile, aliases: readonly string[]): void {
+  for (const name of aliases) {
+    for (const statement of file.getDescendantsOfKind(SyntaxKind.VariableStatement)) {
+      const decls = statement.getDeclarations();
+      if (decls.length !== 1 || decls[0]!.getName() !== name) continue;
+      if (!/\b(elicitInput|createMessage|listRoots|requestSampling|sendRequest|request)\b/.test(decls[0]!.getInitializer()?.getText() ?? '')) continue;
+      const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === name && !id.getFirstAncestor((a) => a === statement));
+      if (uses.length === 0) statement.remove();
+    }
+  }
+}

@@ -21,7 +21,7 @@ import { contextAccess, type ContextAccess } from './context.js';
 import { NameAllocator, UnsupportedShape, capabilitiesExpression, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, baseName, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
-import { dropUnusedImports, ensureNamedImports } from './imports.js';
+import { dropUnusedAliases, dropUnusedImports, ensureNamedImports } from './imports.js';
 import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
 import { Obstacle, line, type RequestPoint } from './points.js';
 import {
@@ -61,6 +61,8 @@ export function rewriteHandlers(project: Project, reaches: Reach[], options: Rew
 }
 
 interface Plan {
+  /** Alias names (`ask` in `const ask = x.elicitInput.bind(x)`) of rewritten sites, per file. */
+  aliases: Map<SourceFile, Set<string>>;
   decisions: Map<string, SiteDecision>;
   files: Map<SourceFile, FileWork>;
   constructions: Set<NewExpression>;
@@ -179,7 +181,16 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     if (excluded.has(fn) && excluded.get(fn) !== reason && !byHandler.has(fn)) continue;
     for (const entry of byHandler.get(fn)?.entries ?? []) flag(entry.site, reason);
   }
-  return { decisions, files, constructions, newFailures };
+  const aliases = new Map<SourceFile, Set<string>>();
+  for (const d of decisions.values()) {
+    if (d.status !== 'migrated' || d.site.shape !== 'alias-call' || !Node.isCallExpression(d.site.node)) continue;
+    const callee = d.site.node.getExpression();
+    if (!Node.isIdentifier(callee)) continue;
+    const set = aliases.get(d.site.sourceFile) ?? new Set<string>();
+    set.add(callee.getText());
+    aliases.set(d.site.sourceFile, set);
+  }
+  return { aliases, decisions, files, constructions, newFailures };
 }
 
 function applyPlan(project: Project, plan: Plan, options: RewriteOptions): RewriteOutcome {
@@ -207,6 +218,7 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     const types = flavour === 'ts' ? [...(fw?.types ?? [])].filter((t) => !fw?.values.has(t)).sort() : [];
     ensureNamedImports(file, TARGET_SERVER_PACKAGE, values, types, flavour);
     dropUnusedImports(file, Object.keys(RESULT_SCHEMA_TO_LEGACY));
+    dropUnusedAliases(file, [...(plan.aliases.get(file) ?? [])]);
     const stateModule = stateModules.get(file);
     if (stateModule && stateModule !== file) {
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];

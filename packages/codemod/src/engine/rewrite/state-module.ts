@@ -83,6 +83,9 @@ export function ensureStateModule(project: Project, file: SourceFile, keyEnv: st
   const anywhere = project.getSourceFiles().find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}`);
   if (anywhere) return anywhere;
   const target = path.join(path.dirname(file.getFilePath()), `${STATE_MODULE_BASENAME}${ext}`);
+  // On disk but not loaded (not a candidate file): reuse it as is; a second run creates nothing.
+  const onDisk = project.getFileSystem().fileExistsSync(target) ? project.addSourceFileAtPathIfExists(target) : undefined;
+  if (onDisk) return onDisk;
   const module = project.createSourceFile(target, moduleText(flavour, keyEnv), { overwrite: false });
   created.push(target);
   return module;

@@ -1,0 +1,50 @@
+/**
+ * Every fixture output (and the generated requestState codec modules) typechecks against the real
+ * `@modelcontextprotocol/server` types: one strict TypeScript Program over all of them.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const CASES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/cases');
+const outputs = readdirSync(CASES)
+  .filter((f) => /\.output\.(ts|mts|js|mjs|cjs)$/.test(f) || /^mcp-request-state\.(ts|mts|js|mjs|cjs)$/.test(f))
+  .map((f) => path.join(CASES, f));
+
+describe('fixture outputs typecheck (strict, real @modelcontextprotocol/server types)', () => {
+  it('finds outputs', () => {
+    expect(outputs.filter((f) => f.endsWith('.output.ts')).length).toBeGreaterThan(10);
+  });
+
+  it('has no diagnostics', () => {
+    const program = ts.createProgram(outputs, {
+      strict: true,
+      noEmit: true,
+      allowJs: true,
+      checkJs: false,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ['node'],
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => !d.file || outputs.includes(path.resolve(d.file.fileName)));
+    const text = diagnostics.map((d) => {
+      const where = d.file && d.start !== undefined ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    expect(text).toEqual([]);
+  }, 120_000);
+
+  it('silences nothing: no @ts-ignore, @ts-expect-error or any casts in outputs', () => {
+    const program = ts.createProgram(outputs, { allowJs: true, noEmit: true, noResolve: true });
+    const offenders: string[] = [];
+    for (const file of outputs) {
+      const text = program.getSourceFile(file)?.getFullText() ?? '';
+      if (/@ts-(ignore|expect-error|nocheck)|\bas any\b|: any\b/.test(text)) offenders.push(path.basename(file));
+    }
+    expect(offenders).toEqual([]);
+  });
+});
