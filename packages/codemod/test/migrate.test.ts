@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { Project } from 'ts-morph';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { migrateProject, migrateSource, migrateInputs } from '../src/index.js';
+import type { Reach, RewriteOutcome } from '../src/engine/model.js';
+import { TEST_DIR } from './find-helpers.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tree(files: Record<string, string | Buffer>, opts: { typed?: boolean } = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-migrate-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  if (opts.typed) {
+    fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true }, include: ['src'] }),
+    );
+  }
+  return dir;
+}
+
+const V1_TIMER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'x', version: '1.0.0' });
+  setInterval(async () => {
+    await server.server.listRoots();
+  }, 1000);
+  return server;
+}
+`;
+
+const V1_TOOL = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'x', version: '1.0.0' });
+  server.registerTool('ask', { description: 'asks' }, async () => {
+    const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return server;
+}
+`;
+
+describe('migrateProject: per-file failures', () => {
+  it('reports syntax errors, binary and non-UTF-8 files as failed and goes on with the rest', async () => {
+    const dir = tree({
+      'src/broken.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst s = new McpServer({ name: 'x', version: '1' });\nawait s.server.listRoots(;\n`,
+      'src/binary.ts': Buffer.from([0x63, 0x6f, 0x6e, 0x73, 0x74, 0x00, 0x01, 0x02]),
+      'src/latin1.ts': Buffer.concat([Buffer.from("// caf"), Buffer.from([0xe9]), Buffer.from("\nexport const x = 'elicitInput';\n")]),
+      'src/good.ts': V1_TIMER,
+    });
+    const result = await migrateProject(['src'], { cwd: dir });
+    const byName = Object.fromEntries(result.files.map((f) => [path.basename(f.path), f]));
+    expect(byName['broken.ts']!.status).toBe('failed');
+    expect(byName['broken.ts']!.error).toMatch(/^syntax error: line 3: /);
+    expect(byName['broken.ts']!.output).toBe(byName['broken.ts']!.original);
+    expect(byName['binary.ts']!.status).toBe('failed');
+    expect(byName['binary.ts']!.error).toMatch(/binary/);
+    expect(byName['latin1.ts']!.status).toBe('failed');
+    expect(byName['latin1.ts']!.error).toMatch(/UTF-8/);
+    expect(byName['good.ts']!.status).toBe('flagged');
+    expect(byName['good.ts']!.sites).toHaveLength(1);
+    expect(result.summary.filesFailed).toBe(3);
+    expect(result.summary.sitesFound).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'src/good.ts'), 'utf8')).toBe(V1_TIMER);
+  });
+});
+
+describe('migrateProject: output conventions', () => {
+  it('keeps a BOM and CRLF line endings', async () => {
+    const text = '\uFEFF' + V1_TIMER.replace(/\n/g, '\r\n');
+    const dir = tree({ 'src/server.ts': text });
+    const [file] = (await migrateProject(['src'], { cwd: dir })).files;
+    expect(file!.output!.startsWith('\uFEFFimport { McpServer } from ')).toBe(true);
+    expect(file!.output!.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(file!.output).toContain(`\r\n    // ${TODO_MARKER}(`);
+    expect(file!.output).toContain(`'@modelcontextprotocol/server'`);
+  });
+
+  it('keeps a shebang and reports lines of the original file', async () => {
+    const dir = tree({ 'src/cli.ts': `#!/usr/bin/env node\n${V1_TIMER}` });
+    const [file] = (await migrateProject(['src'], { cwd: dir })).files;
+    expect(file!.output!.startsWith('#!/usr/bin/env node\nimport { McpServer } from ')).toBe(true);
+    expect(file!.sites.map((s) => [s.line, s.method, s.status])).toEqual([[7, 'roots/list', 'flagged']]);
+    expect(file!.sites[0]!.reason).toMatch(/setInterval/);
+  });
+
+  it('adds one marker per flagged statement and nothing on a second run', async () => {
+    const dir = tree({ 'src/server.ts': V1_TIMER });
+    const [first] = (await migrateProject(['src'], { cwd: dir })).files;
+    const again = await migrateSource(first!.output!, path.join(dir, 'src/server.ts'), { cwd: dir });
+    expect(again.output).toBe(first!.output);
+    expect(first!.output!.split(TODO_MARKER).length - 1).toBe(1);
+    expect(again.sites.map((s) => s.status)).toEqual(['flagged']);
+  });
+});
+
+describe('migrateProject: pre-filter and project', () => {
+  it('never loads files without MCP tokens and finds the same sites without the pre-filter', async () => {
+    const files: Record<string, string> = { 'src/server.ts': V1_TOOL, 'src/helper.ts': V1_TIMER };
+    for (let i = 0; i < 30; i++) files[`src/lib/util${i}.ts`] = `export function util${i}(x: number) { return x + ${i}; }\n`;
+    const dir = tree(files);
+    const withFilter = await migrateProject(['src'], { cwd: dir });
+    const without = await migrateProject(['src'], { cwd: dir, prefilter: false });
+    const plain = withFilter.files.filter((f) => f.path.includes('/lib/'));
+    expect(plain).toHaveLength(30);
+    expect(plain.every((f) => f.status === 'unchanged' && f.output === undefined)).toBe(true);
+    const sitesOf = (r: typeof withFilter) => r.files.flatMap((f) => f.sites.map((s) => `${path.basename(f.path)}:${s.line}:${s.method}:${s.status}`));
+    expect(sitesOf(withFilter)).toEqual(sitesOf(without));
+    expect(sitesOf(withFilter)).toHaveLength(2);
+  });
+
+  it('plans the package.json change from the v1 SDK to the v2 server package', async () => {
+    const manifest = `{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.0",\n    "zod": "^4.2.0"\n  }\n}\n`;
+    const dir = tree({ 'package.json': manifest, 'src/server.ts': V1_TIMER });
+    const result = await migrateProject(['src'], { cwd: dir });
+    expect(result.packageJsonChanges).toHaveLength(1);
+    const change = result.packageJsonChanges[0]!;
+    expect(change.removed).toEqual({ '@modelcontextprotocol/sdk': '^1.32.0' });
+    expect(change.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(change.output).toBe(`{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/server": "^2.4.0",\n    "zod": "^4.2.0"\n  }\n}\n`);
+    expect(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(manifest);
+  });
+
+  it('writes files and package.json only with write: true', async () => {
+    const manifest = `{\n  "dependencies": { "@modelcontextprotocol/sdk": "1.32.2" }\n}\n`;
+    const dir = tree({ 'package.json': manifest, 'src/server.ts': V1_TIMER });
+    const result = await migrateProject(['src'], { cwd: dir, write: true });
+    const written = fs.readFileSync(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(written).toBe(result.files[0]!.output);
+    expect(written).toContain(TODO_MARKER);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))).toEqual({ dependencies: { '@modelcontextprotocol/server': '^2.4.0' } });
+  });
+});
+
+describe('migrateInputs: verification', () => {
+  const breakHandler = (replacement: string) => (project: Project, reaches: Reach[]): RewriteOutcome => {
+    for (const reach of reaches) {
+      const statement = reach.site.node.getFirstAncestor((a) => a.getKindName() === 'VariableStatement');
+      statement?.replaceWithText(replacement);
+    }
+    void project;
+    return { decisions: reaches.map((r) => ({ site: r.site, status: 'migrated' })), createdFiles: [] };
+  };
+
+  it('restores a rewritten file that does not parse and flags its sites', async () => {
+    const dir = tree({ 'src/server.ts': V1_TOOL });
+    const file = path.join(dir, 'src/server.ts');
+    const result = await migrateInputs([{ path: file, text: V1_TOOL }], { cwd: dir }, { manifests: false, rewrite: breakHandler('const answer = (;') });
+    const [out] = result.files;
+    expect(out!.sites.map((s) => s.status)).toEqual(['flagged']);
+    expect(out!.sites[0]!.reason).toMatch(/does not parse/);
+    expect(out!.output).toContain("const answer = await server.server.elicitInput(");
+    expect(out!.output).toContain(TODO_MARKER);
+    expect(out!.output).toContain(`from '@modelcontextprotocol/server'`);
+  });
+
+  it('restores a rewritten file with new type errors when types are available', async () => {
+    const dir = tree({ 'src/server.ts': V1_TOOL }, { typed: true });
+    const file = path.join(dir, 'src/server.ts');
+    const result = await migrateInputs(
+      [{ path: file, text: V1_TOOL }],
+      { cwd: dir },
+      { manifests: false, tsconfig: path.join(dir, 'tsconfig.json'), rewrite: breakHandler("const answer: { action: number } = { action: 'accept' };") },
+    );
+    const [out] = result.files;
+    expect(out!.sites.map((s) => s.status)).toEqual(['flagged']);
+    expect(out!.sites[0]!.reason, out!.sites[0]!.reason).toMatch(/new type errors: .*TS2322/);
+    expect(out!.output).toContain("const answer = await server.server.elicitInput(");
+  });
+
+  it('keeps a rewrite that parses and typechecks', async () => {
+    const dir = tree({ 'src/server.ts': V1_TOOL }, { typed: true });
+    const file = path.join(dir, 'src/server.ts');
+    const result = await migrateInputs(
+      [{ path: file, text: V1_TOOL }],
+      { cwd: dir },
+      { manifests: false, tsconfig: path.join(dir, 'tsconfig.json'), rewrite: breakHandler("const answer = { action: 'accept' };") },
+    );
+    const [out] = result.files;
+    expect(out!.status).toBe('changed');
+    expect(out!.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(out!.output).toContain("const answer = { action: 'accept' };");
+  });
+});
