@@ -19,7 +19,6 @@ import { discoverFiles } from './discover.js';
 import { formatChangedFiles } from './format.js';
 import { applyResult, needsWrite } from './fs/atomic-write.js';
 import { dirtyWorkTrees } from './git.js';
-import { migrateProject } from './migrate.js';
 import { toJsonReport } from './report/json.js';
 import { displayPath } from './report/paths.js';
 import { toSarif } from './report/sarif.js';
@@ -125,6 +124,8 @@ function exitCodeFor(result: MigrationResult, command: 'migrate' | 'check'): num
 async function analyse(paths: string[], cwd: string, options: { tsconfig?: string; stateKeyEnv?: string; ignore: string[] }): Promise<MigrationResult> {
   const discovered = validatePaths(paths, cwd, options.ignore);
   const progress = progressReporter();
+  // Loaded on demand: the engine pulls in the TypeScript compiler, which --help does not need.
+  const { migrateProject } = await import('./migrate.js');
   let result: MigrationResult;
   try {
     result = await migrateProject(paths, {
@@ -256,10 +257,9 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue('Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed (check: legacy sites exist); 2 refused, usage error or crash.')
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
+    // Throwing here stops yargs: a fail handler that returns lets it run the command anyway.
     .fail((message, error) => {
-      if (error && !(error instanceof UsageError)) throw error;
-      err(`${TOOL_NAME}: ${message ?? error?.message}\nRun \`${TOOL_NAME} --help\` for usage.\n`);
-      code = EXIT_REFUSED;
+      throw error ?? new UsageError(`${message}\nRun \`${TOOL_NAME} --help\` for usage.`);
     });
   try {
     await parser.parseAsync();
@@ -268,7 +268,6 @@ export async function main(argv: string[]): Promise<number> {
       err(`${TOOL_NAME}: ${error.message}\n`);
       return EXIT_REFUSED;
     }
-    if (code === EXIT_REFUSED) return code;
     err(`${TOOL_NAME}: crashed: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT_REFUSED;
   }

@@ -92,7 +92,7 @@ describe('migrate', () => {
     const run = runCli(['migrate', 'src'], root);
     expect(run.status).toBe(1);
     const roots = read(root, 'src/roots.ts').split('\n');
-    const call = roots.findIndex((l) => l.includes('listRoots()'));
+    const call = roots.findIndex((l) => l.includes('await server.server.listRoots()'));
     expect(roots[call - 1]).toMatch(/^\s*\/\/ @mcp-mrtr-todo/);
     expect(run.stdout).toMatch(/src\/roots\.ts:7\s+roots\/list: \S.*/);
     const last = run.stdout.trimEnd().split('\n').at(-1)!;
