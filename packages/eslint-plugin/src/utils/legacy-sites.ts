@@ -27,6 +27,7 @@ import {
   getPropertyName,
   getSimpleName,
   getStaticString,
+  outerParent,
   resolveConstInit,
   findVariable,
   unwrap,
@@ -235,7 +236,8 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
         return;
       }
       case AST_NODE_TYPES.NewExpression:
-        if (getCalleeName(node) === URL_ELICITATION_ERROR) add(node, 'elicitation/create', 'url-elicitation-error');
+        // thrown by server code (the SDK itself builds one from error data on the client side)
+        if (getCalleeName(node) === URL_ELICITATION_ERROR && isThrown(sourceCode, node)) add(node, 'elicitation/create', 'url-elicitation-error');
         return;
       case AST_NODE_TYPES.VariableDeclarator: {
         // const { elicitInput } = mcp.server;  const { requestSampling: sample } = ctx.mcpReq;
@@ -282,4 +284,15 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
         return;
     }
   });
+}
+
+/** `throw new E(...)`, or `const e = new E(...); … throw e`. */
+function isThrown(sourceCode: Source, node: TSESTree.NewExpression): boolean {
+  const parent = outerParent(node);
+  if (parent?.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(sourceCode, parent.id);
+    return !!variable?.references.some((r) => outerParent(r.identifier)?.type === AST_NODE_TYPES.ThrowStatement);
+  }
+  return false;
 }

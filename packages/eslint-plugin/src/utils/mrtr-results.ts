@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { CTX_MCPREQ_READS, TARGET } from '@mcp-mrtr/surface';
-import { findProperty, getPropertyName, getStaticString, resolveConstInit, unwrap } from './ast.js';
+import { findProperty, getPropertyName, getStaticString, outerParent, resolveConstInit, unwrap } from './ast.js';
 
 type Source = Readonly<TSESLint.SourceCode>;
 
@@ -57,10 +57,17 @@ export function isKnownBuilder(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TARGET.builders, name);
 }
 
-/** `{ resultType: 'input_required', ... }` written by hand. */
+/**
+ * `{ resultType: 'input_required', ... }` written by hand as a result: not error data
+ * (`new SdkError(code, msg, { resultType: 'input_required' })`) nor a nested descriptor field.
+ */
 export function isRawInputRequiredObject(node: TSESTree.ObjectExpression): boolean {
   const prop = findProperty(node, TARGET.resultTypeField);
-  return !!prop && getStaticString(prop.value) === TARGET.inputRequiredValue;
+  if (!prop || getStaticString(prop.value) !== TARGET.inputRequiredValue) return false;
+  const parent = outerParent(node);
+  if (parent?.type === AST_NODE_TYPES.NewExpression) return false;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === node && getPropertyName(parent) !== 'result') return false;
+  return true;
 }
 
 /** The object literal describing an input_required result, for a call or a raw object. */

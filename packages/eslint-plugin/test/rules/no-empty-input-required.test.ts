@@ -16,6 +16,9 @@ const shared = {
     IMPORT + `inputRequired({ inputRequests: buildRequests() });`,
     IMPORT + `inputRequired({ inputRequests: { [key]: request } });`,
     `const r = { resultType: 'input_required', inputRequests: { a: { method: 'roots/list' } } };`,
+    // error data and nested descriptors are not results
+    `throw new SdkError(code, 'unsupported', { resultType: 'input_required', method: m });`,
+    `const info = { kind: { resultType: 'input_required' } };`,
     // look-alikes
     `const empty = {}; const result = { resultType: 'complete' }; other({ inputRequests: {} });`,
   ],
@@ -24,6 +27,8 @@ const shared = {
     { code: IMPORT + `inputRequired();`, errors: [{ messageId: 'empty' }] },
     { code: IMPORT + `inputRequired({ inputRequests: undefined, requestState: undefined });`, errors: [{ messageId: 'empty' }] },
     { code: `const r = { resultType: 'input_required' };`, errors: [{ messageId: 'empty' }] },
+    { code: `const res = { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required' } };`, errors: [{ messageId: 'empty' }] },
+    { code: `handler = () => ({ resultType: 'input_required', inputRequests: {} });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: {} });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: {}, requestState: s });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: { a: { method: 'tools/call', params: {} } } });`, errors: [{ messageId: 'notAnInputRequest' }] },

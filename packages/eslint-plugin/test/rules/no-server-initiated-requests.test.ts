@@ -31,6 +31,8 @@ const shared = {
     `await client.request({ method: 'roots/list' }, ListRootsResultSchema);`,
     `ws.send(JSON.stringify({ type: 'message' }));\nres.send({ method: 'elicitation/create' });`,
     `await this.request({ method: 'elicitation/create', params }, ElicitResultSchema);`,
+    // the SDK rebuilding the error from error data (client side), not throwing it
+    `static fromError(code, message, data) { if (data) return new UrlElicitationRequiredError(data.elicitations, message); }`.replace('static ', 'function '),
     // a JSON-RPC *response* is not a request
     `const reply = { jsonrpc: '2.0', id: 1, result: { action: 'accept' } };`,
   ],
@@ -68,6 +70,7 @@ const shared = {
     { code: `const ASK = { jsonrpc: '2.0', id: 1, method: 'roots/list', params: {} };\nexport default ASK;`, errors: [{ messageId: 'legacyRequest' }] },
     // URL elicitation error and completion notifier
     { code: V1 + `mcp.tool('t', {}, async () => { throw new UrlElicitationRequiredError([{ mode: 'url', url: 'https://x', message: 'Log in', elicitationId: 'e1' }]); });`, errors: [inHandler()] },
+    { code: V1 + `mcp.tool('t', {}, async () => { const err = new UrlElicitationRequiredError([]);\n  throw err; });`, errors: [inHandler()] },
     { code: V1 + `mcp.tool('t', {}, async () => { const notify = mcp.server.createElicitationCompletionNotifier('e1'); await notify(); return { content: [] }; });`, errors: [inHandler()] },
     // helper called from a handler: has an MRTR form
     { code: V1 + `async function confirm(server, message) { const r = await server.server.elicitInput({ message, requestedSchema: {} }); return r.action === 'accept'; }\nmcp.tool('t', {}, async () => { if (!(await confirm(mcp, 'Sure?'))) return { content: [] }; return { content: [] }; });`, errors: [inHandler()] },
