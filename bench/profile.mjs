@@ -4,6 +4,7 @@
  * module, inclusive time by function. For finding hot spots, not for the benchmark figures.
  *
  *   node bench/profile.mjs [--files 2000] [--seed 42] [--tool migrate|check|official] [--top 25]
+ *   node bench/profile.mjs --from <file.cpuprofile>      (summarise an existing profile)
  *
  * Uses the tree bench/run.mjs generated ($TMPDIR/mcp-mrtr-bench/<files>-seed<seed>); generates it when missing.
  */
@@ -25,43 +26,51 @@ const { values: opts } = parseArgs({
     top: { type: 'string', default: '25' },
     interval: { type: 'string', default: '1000' },
     'trees-dir': { type: 'string' },
+    from: { type: 'string' },
   },
 });
 const files = Number(opts.files);
 const seed = Number(opts.seed);
 const top = Number(opts.top);
-const tree = join(opts['trees-dir'] ?? join(os.tmpdir(), 'mcp-mrtr-bench'), `${files}-seed${seed}`);
-if (!existsSync(join(tree, 'tsconfig.json'))) await prepareTree({ root, tree, files, seed, generateTree: await loadGenerator(root) });
-const tool = benchTools(root).find((t) => t.id === opts.tool);
-if (!tool?.available) throw new Error(`tool ${opts.tool} not available (${tool ? relative(root, tool.entry) : 'unknown id'})`);
-
-const profDir = join(root, 'bench/out/prof', `${opts.tool}-${files}`);
-rmSync(profDir, { recursive: true, force: true });
-mkdirSync(profDir, { recursive: true });
-const t0 = performance.now();
-const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-interval', opts.interval, ...tool.args(tree)], {
-  cwd: tree,
-  stdio: ['ignore', 'ignore', 'pipe'],
-  encoding: 'utf8',
-  maxBuffer: 64 * 1024 * 1024,
-});
-const wallMs = performance.now() - t0;
-if (run.status !== 0 && run.status !== 1) console.error(run.stderr.slice(-2000));
-const profFile = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-if (!profFile) throw new Error('no .cpuprofile written');
-const profile = JSON.parse(readFileSync(join(profDir, profFile), 'utf8'));
+let wallMs = null;
+let profPath = opts.from;
+if (!profPath) {
+  const tree = join(opts['trees-dir'] ?? join(os.tmpdir(), 'mcp-mrtr-bench'), `${files}-seed${seed}`);
+  if (!existsSync(join(tree, 'tsconfig.json'))) await prepareTree({ root, tree, files, seed, generateTree: await loadGenerator(root) });
+  const tool = benchTools(root).find((t) => t.id === opts.tool);
+  if (!tool?.available) throw new Error(`tool ${opts.tool} not available (${tool ? relative(root, tool.entry) : 'unknown id'})`);
+  const profDir = join(root, 'bench/out/prof', `${opts.tool}-${files}`);
+  rmSync(profDir, { recursive: true, force: true });
+  mkdirSync(profDir, { recursive: true });
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-interval', opts.interval, ...tool.args(tree)], {
+    cwd: tree,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  wallMs = performance.now() - t0;
+  if (run.status !== 0 && run.status !== 1) console.error(run.stderr.slice(-2000));
+  const profFile = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!profFile) throw new Error('no .cpuprofile written');
+  profPath = join(profDir, profFile);
+  console.log(`${tool.label} on ${files} files: ${(wallMs / 1000).toFixed(2)} s wall (profiled)`);
+}
+const profile = JSON.parse(readFileSync(profPath, 'utf8'));
 const summary = summarise(profile);
-writeFileSync(join(profDir, 'summary.json'), JSON.stringify({ wallMs, ...summary }, null, 2));
+writeFileSync(profPath.replace(/\.cpuprofile$/, '.summary.json'), JSON.stringify({ wallMs, ...summary }, null, 2));
 
 const pct = (ms) => `${((ms / summary.totalMs) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${tool.label} on ${files} files: ${(wallMs / 1000).toFixed(2)} s wall (profiled), ${(summary.totalMs / 1000).toFixed(2)} s sampled`);
+console.log(`${(summary.totalMs / 1000).toFixed(2)} s sampled`);
 console.log(`\nself time by module:`);
 for (const m of summary.byModule.slice(0, top)) console.log(`  ${pct(m.ms)}  ${m.module}`);
 console.log(`\nself time by function:`);
 for (const f of summary.bySelf.slice(0, top)) console.log(`  ${pct(f.ms)}  ${f.fn}`);
-console.log(`\ninclusive time by function (project code and top-level library entry points):`);
+console.log(`\ninclusive time by function:`);
 for (const f of summary.byInclusive.slice(0, top)) console.log(`  ${pct(f.ms)}  ${f.fn}`);
-console.log(`\nprofile: ${relative(root, join(profDir, profFile))} (open in Chrome DevTools / speedscope)`);
+console.log(`\ninclusive time in project code (packages/*):`);
+for (const f of summary.byInclusive.filter((x) => / packages\//.test(x.fn)).slice(0, top)) console.log(`  ${pct(f.ms)}  ${f.fn}`);
+console.log(`\nprofile: ${relative(root, profPath)} (open in Chrome DevTools / speedscope)`);
 
 function summarise(profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

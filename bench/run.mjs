@@ -102,7 +102,7 @@ for (const files of sizesWanted) {
         timeoutMs,
       });
       runs[tool.id].push(r);
-      log(`  ${files} ${tool.label} #${rep + 1}: ${r.ok ? `${(r.wallMs / 1000).toFixed(2)} s, ${r.rssBytes ? Math.round(r.rssBytes / 2 ** 20) : '?'} MiB` : `FAILED ${r.error}`}`);
+      log(`  ${files} ${tool.label} #${rep + 1}: ${r.ok ? `${(r.wallMs / 1000).toFixed(2)} s (cpu ${r.cpuMs == null ? '?' : (r.cpuMs / 1000).toFixed(2)} s), ${r.rssBytes ? Math.round(r.rssBytes / 2 ** 20) : '?'} MiB` : `FAILED ${r.error}`}`);
     }
   }
 
@@ -114,6 +114,7 @@ for (const files of sizesWanted) {
       command: ['node', ...tool.args('<tree>').map((a) => (a.startsWith(root) ? relative(root, a) : a))].join(' '),
       status: !tool.available ? 'unavailable' : okRuns.length === runs[tool.id].length ? 'ok' : okRuns.length ? 'partial' : 'failed',
       medianMs: okRuns.length ? median(okRuns.map((r) => r.wallMs)) : null,
+      medianCpuMs: okRuns.length ? median(okRuns.map((r) => r.cpuMs)) : null,
       medianRssBytes: okRuns.length ? median(okRuns.map((r) => r.rssBytes)) : null,
       peakRssBytes: okRuns.length ? maxOf(okRuns.map((r) => r.rssBytes)) : null,
       runs: runs[tool.id],

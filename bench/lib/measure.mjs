@@ -1,5 +1,5 @@
 /**
- * Runs one command in a fresh process and measures wall time and peak RSS.
+ * Runs one command in a fresh process and measures wall time, CPU time (user + system) and peak RSS.
  * Peak RSS comes from GNU `/usr/bin/time -v` when it works here, otherwise from a preload
  * (`rss-preload.cjs`) that writes `process.resourceUsage().maxRSS` when a node process exits.
  */
@@ -37,7 +37,7 @@ export function rssMethod() {
  * @param {number[]} [spec.okExitCodes]  exit codes that count as a successful run (default [0])
  * @param {number} [spec.timeoutMs]
  * @param {Record<string,string>} [spec.env]
- * @returns {Promise<{ok: boolean, wallMs: number, rssBytes: number|null, exitCode: number|null, signal: string|null, error?: string}>}
+ * @returns {Promise<{ok: boolean, wallMs: number, cpuMs: number|null, rssBytes: number|null, exitCode: number|null, signal: string|null, error?: string}>}
  */
 export function measure(spec) {
   const { nodeArgs, cwd, logBase, okExitCodes = [0], timeoutMs = 15 * 60_000, env = {} } = spec;
@@ -72,7 +72,7 @@ export function measure(spec) {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       closeSync(outFd);
       closeSync(errFd);
-      const rssBytes = readRss(rssFile);
+      const { rssBytes, cpuMs } = readUsage(rssFile);
       let status = exitCode;
       if (hasGnuTime() && exitCode !== null) {
         // time(1) exits with the child's status; a signal shows as "Command terminated by signal".
@@ -82,20 +82,30 @@ export function measure(spec) {
       }
       const ok = !error && !timedOut && signal === null && okExitCodes.includes(status);
       const why = error ?? (timedOut ? `timed out after ${timeoutMs} ms` : ok ? undefined : `exit ${status ?? signal}: ${tail(`${logBase}.err`)}`);
-      resolve({ ok, wallMs, rssBytes, exitCode: status, signal, ...(why ? { error: why } : {}) });
+      resolve({ ok, wallMs, cpuMs, rssBytes, exitCode: status, signal, ...(why ? { error: why } : {}) });
     };
     child.on('error', (err) => finish(null, null, err.message));
     child.on('exit', (code, signal) => finish(code, signal));
   });
 }
 
-function readRss(file) {
-  if (!existsSync(file)) return null;
+/** Peak RSS (bytes) and user+system CPU time (ms) from the GNU time report or the preload's JSON. */
+function readUsage(file) {
+  if (!existsSync(file)) return { rssBytes: null, cpuMs: null };
   const text = readFileSync(file, 'utf8');
   const gnu = /Maximum resident set size \(kbytes\): (\d+)/.exec(text);
-  if (gnu) return Number(gnu[1]) * 1024;
-  const kb = Number(text.trim());
-  return Number.isFinite(kb) && kb > 0 ? kb * 1024 : null;
+  if (gnu) {
+    const user = /User time \(seconds\): ([\d.]+)/.exec(text);
+    const sys = /System time \(seconds\): ([\d.]+)/.exec(text);
+    const cpuMs = user && sys ? (Number(user[1]) + Number(sys[1])) * 1000 : null;
+    return { rssBytes: Number(gnu[1]) * 1024, cpuMs };
+  }
+  try {
+    const usage = JSON.parse(text);
+    return { rssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 };
+  } catch {
+    return { rssBytes: null, cpuMs: null };
+  }
 }
 
 function tail(file, max = 400) {

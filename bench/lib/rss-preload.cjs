@@ -1,4 +1,4 @@
-// Preloaded with `node --require` when GNU time is unavailable: records this process's peak RSS (KiB).
+// Preloaded with `node --require` when GNU time is unavailable: records this process's peak RSS (KiB) and CPU time (µs).
 'use strict';
 const fs = require('node:fs');
 const target = process.env.BENCH_RSS_FILE;
@@ -6,7 +6,8 @@ if (target) {
   delete process.env.BENCH_RSS_FILE; // child processes of the measured tool must not overwrite it
   process.on('exit', () => {
     try {
-      fs.writeFileSync(target, String(process.resourceUsage().maxRSS));
+      const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+      fs.writeFileSync(target, JSON.stringify({ maxRSS, userCPUTime, systemCPUTime }));
     } catch {
       /* nothing useful to do while exiting */
     }
