@@ -56,6 +56,10 @@ function err(text: string): void {
   process.stderr.write(text);
 }
 
+function useColor(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+}
+
 function progressReporter(): { onProgress?: (done: number, total: number, file: string) => void; end: () => void } {
   if (!process.stderr.isTTY) return { end: () => {} };
   let shown = false;
@@ -64,7 +68,7 @@ function progressReporter(): { onProgress?: (done: number, total: number, file: 
     onProgress: (done, total, file) => {
       shown = true;
       const line = `[${done}/${total}] ${displayPath(file, cwd)}`;
-      const width = process.stderr.columns ?? 80;
+      const width = process.stderr.columns || 80;
       err(`\r\u001b[K${line.length > width - 1 ? `...${line.slice(line.length - width + 4)}` : line}`);
     },
     end: () => {
@@ -185,7 +189,7 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
     );
   }
   const jsonOnStdout = writeReports(result, args, 'migrate', cwd, args.dryRun);
-  const report = formatTextReport(result, { cwd, command: 'migrate', dryRun: args.dryRun, paths: args.paths, formatter, color: Boolean(process.stdout.isTTY) });
+  const report = formatTextReport(result, { cwd, command: 'migrate', dryRun: args.dryRun, paths: args.paths, formatter, color: useColor() });
   (jsonOnStdout ? err : out)(report);
   return exitCodeFor(result, 'migrate');
 }
@@ -194,7 +198,7 @@ async function runCheck(args: CommonArgs): Promise<number> {
   const cwd = process.cwd();
   const result = await analyse(args.paths, cwd, { ignore: [] });
   const jsonOnStdout = writeReports(result, args, 'check', cwd, true);
-  const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, color: Boolean(process.stdout.isTTY) });
+  const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, color: useColor() });
   (jsonOnStdout ? err : out)(report);
   return exitCodeFor(result, 'check');
 }
