@@ -469,3 +469,16 @@ export const RAW_STATE_DECODERS = ['JSON.parse', 'atob', 'decodeURIComponent', '
 
 /** Registration-API callbacks and the reason each has no MRTR form (for messages). */
 export const MRTR_HANDLER_DESCRIPTION = 'a tools/call, prompts/get or resources/read handler';
+
+/* ---- Serving shapes (codemod serving stage) ---- */
+
+/** Transport class names that host a server for the 2025 era only (v1 names and their v2 renames). */
+export const STDIO_TRANSPORT = 'StdioServerTransport';
+export const HTTP_TRANSPORTS: readonly string[] = [
+  'StreamableHTTPServerTransport',
+  'NodeStreamableHTTPServerTransport',
+  'WebStandardStreamableHTTPServerTransport',
+];
+export const SSE_TRANSPORTS: readonly string[] = ['SSEServerTransport'];
+/** Method that attaches a server instance to a transport. */
+export const SERVER_CONNECT_METHOD = 'connect';

@@ -5,7 +5,7 @@
  * directly) are loaded; every other file is never parsed.
  */
 import path from 'node:path';
-import { LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, mayContainLegacySite } from '@mcp-mrtr/surface';
+import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, SSE_TRANSPORTS, mayContainLegacySite } from '@mcp-mrtr/surface';
 
 const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\n]+)\1/g;
 const RESOLVE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -52,7 +52,7 @@ function resolveRelative(dir: string, spec: string, known: Set<string>): string 
 
 export function speaksMcp(text: string): boolean {
   if (text.includes(MCP_PACKAGE_PREFIX)) return true;
-  for (const t of LEGACY_TRANSPORTS) if (text.includes(t)) return true;
+  for (const t of [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPORTS]) if (text.includes(t)) return true;
   return false;
 }
 

@@ -12,9 +12,13 @@
  */
 import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
 import {
+  HTTP_TRANSPORTS,
   LEGACY_SDK_PACKAGE,
   LEGACY_TRANSPORTS,
+  SERVER_CONNECT_METHOD,
   SESSION_ID_PROPERTY,
+  SSE_TRANSPORTS,
+  STDIO_TRANSPORT,
   TARGET,
   TARGET_SERVER_PACKAGE,
   TARGET_SERVER_STDIO_ENTRY,
@@ -34,9 +38,10 @@ export interface ServingFinding {
   snippet?: string;
 }
 
-const STDIO = 'StdioServerTransport';
-const HTTP = 'StreamableHTTPServerTransport';
-const SSE = 'SSEServerTransport';
+const STDIO = STDIO_TRANSPORT;
+const HTTP = HTTP_TRANSPORTS[0]!;
+const SSE = SSE_TRANSPORTS[0]!;
+const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPORTS];
 
 export const SERVING_ADVICE = {
   stdio: `serve with ${TARGET.serveStdio}(createServer) from '${TARGET_SERVER_STDIO_ENTRY}', where createServer() builds and returns the server with its registrations (one instance per connection); server.connect(new ${STDIO}()) serves 2025-era clients only`,
@@ -47,7 +52,7 @@ export const SERVING_ADVICE = {
 
 export function applyServingRewrites(sourceFile: SourceFile, _ctx: FindContext): ServingFinding[] {
   const text = sourceFile.getFullText();
-  const mentionsTransport = LEGACY_TRANSPORTS.some((t) => text.includes(t));
+  const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
   if (mentionsTransport) {
     for (const connect of connectCalls(sourceFile)) {
@@ -60,9 +65,10 @@ export function applyServingRewrites(sourceFile: SourceFile, _ctx: FindContext):
       return [...findings, ...applyServingRewrites(sourceFile, _ctx)];
     }
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
-      const cls = created.getExpression().getText();
-      if (cls !== HTTP && cls !== SSE) continue;
-      findings.push(flag(created, cls === HTTP ? `${HTTP} hosting serves the 2025 era only` : `${SSE} hosting serves the 2024/2025 era only`, cls === HTTP ? SERVING_ADVICE.http : SERVING_ADVICE.sse));
+      const cls = created.getExpression().getText().split('.').pop()!;
+      const http = HTTP_TRANSPORTS.includes(cls);
+      if (!http && !SSE_TRANSPORTS.includes(cls)) continue;
+      findings.push(flag(created, http ? `${cls} hosting serves the 2025 era only` : `${cls} hosting serves the 2024/2025 era only`, http ? SERVING_ADVICE.http : SERVING_ADVICE.sse));
     }
   }
   if (text.includes(SESSION_ID_PROPERTY)) findings.push(...sessionStateFindings(sourceFile));
@@ -84,7 +90,7 @@ function connectCalls(sourceFile: SourceFile): CallExpression[] {
   const out: CallExpression[] = [];
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = unwrapExpression(call.getExpression());
-    if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect') continue;
+    if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== SERVER_CONNECT_METHOD) continue;
     if (stdioTransportOf(call.getArguments()[0])) out.push(call);
   }
   return out;
@@ -300,7 +306,9 @@ function fixStdioImports(sourceFile: SourceFile): void {
   if (afterTarget && afterTarget.getNamedImports().length === 0 && !afterTarget.getDefaultImport() && !afterTarget.getNamespaceImport()) afterTarget.remove();
 }
 
-/** Maps/records written with a session-id key: `transports[sessionId] = ...`, `map.set(extra.sessionId, ...)`. */
+const SESSION_MAP_METHODS = ['set', 'get', 'has', 'delete'];
+
+/** Maps/records used with a session-id key: `transports[sessionId] = ...`, `map.set(extra.sessionId, ...)`. */
 function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   const flagged = new Set<Node>();
   const findings: ServingFinding[] = [];
@@ -316,14 +324,13 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
     const f = flag(node, `per-session state: '${target.getText()}' is keyed by session id`, SERVING_ADVICE.session);
     findings.push({ ...f, method: 'session-state' });
   };
+  // keyed reads count too: `transports[sessionId]` marks the record even when writes use another name
   for (const access of sourceFile.getDescendantsOfKind(SyntaxKind.ElementAccessExpression)) {
-    const { parent } = valueParent(access);
-    const assigned = parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken && parent.getLeft() === access;
-    if (assigned) consider(access.getExpression(), access.getArgumentExpression());
+    consider(access.getExpression(), access.getArgumentExpression());
   }
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = unwrapExpression(call.getExpression());
-    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'set') consider(callee.getExpression(), call.getArguments()[0]);
+    if (callee && Node.isPropertyAccessExpression(callee) && SESSION_MAP_METHODS.includes(callee.getName())) consider(callee.getExpression(), call.getArguments()[0]);
   }
   return findings;
 }

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Project, ts } from 'ts-morph';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { migrateProject } from '../src/index.js';
+import type { FileResult, MigrationResult } from '../src/types.js';
+import { TEST_DIR } from './find-helpers.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
+
+const FACTORY_CALL = `#!/usr/bin/env node
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'factory', version: '1.0.0' });
+  server.registerTool('ping', { description: 'Liveness' }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+  return server;
+}
+
+async function main() {
+  const server = createServer();
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  console.error('factory server running on stdio');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
+
+const MODULE_LEVEL = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const greeting = 'Hello';
+
+const server = new McpServer({ name: 'module-level', version: '1.0.0' });
+
+server.registerTool('greet', { description: 'Greets', inputSchema: { name: z.string() } }, async ({ name }) => ({
+  content: [{ type: 'text', text: \`\${greeting}, \${name}!\` }],
+}));
+
+server.registerPrompt('intro', { description: 'Intro' }, async () => ({
+  messages: [{ role: 'user', content: { type: 'text', text: 'Introduce yourself' } }],
+}));
+
+await server.connect(new StdioServerTransport());
+`;
+
+const USED_AFTER_CONNECT = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+const server = new McpServer({ name: 'closer', version: '1.0.0' });
+await server.connect(new StdioServerTransport());
+process.on('SIGINT', () => {
+  void server.close();
+});
+`;
+
+const HTTP_SESSIONS = `import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+const transports: Record<string, StreamableHTTPServerTransport> = {};
+
+export async function handle(sessionId: string | undefined, createServer: () => McpServer) {
+  if (sessionId && transports[sessionId]) return transports[sessionId];
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => {
+      transports[id] = transport;
+    },
+  });
+  await createServer().connect(transport);
+  return transport;
+}
+
+const sessionAnswers = new Map<string, string>();
+export function remember(sessionId: string, answer: string) {
+  sessionAnswers.set(sessionId, answer);
+}
+`;
+
+let dir: string;
+let result: MigrationResult;
+const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-serving-'));
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
+  const sources = { 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS };
+  for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
+  result = await migrateProject(['src'], { cwd: dir });
+}, 120_000);
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Type errors of the migrated outputs against the real @modelcontextprotocol/server types. */
+function typeErrors(names: string[]): string[] {
+  const project = new Project({ tsConfigFilePath: path.join(dir, 'tsconfig.json'), skipAddingFilesFromTsConfig: true });
+  const files = names.map((name) => project.createSourceFile(path.join(dir, 'src', `out-${name}`), file(name).output!));
+  return files.flatMap((sf) => sf.getPreEmitDiagnostics().filter((d) => d.getCategory() === ts.DiagnosticCategory.Error).map((d) => `${sf.getBaseName()}:${d.getLineNumber()}: ${String(d.getMessageText())}`));
+}
+
+describe('serving: stdio', () => {
+  it('rewrites connect(new StdioServerTransport()) of a factory-built server to serveStdio(factory)', () => {
+    const out = file('factory.ts');
+    expect(out.output).toContain(`import { serveStdio } from '@modelcontextprotocol/server/stdio';`);
+    expect(out.output).not.toContain('StdioServerTransport');
+    expect(out.output).toContain(`async function main() {\n  serveStdio(createServer);\n  console.error('factory server running on stdio');\n}`);
+    expect(out.output!.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[14, 'serving', 'migrated']]);
+  });
+
+  it('wraps a module-level construction and its registrations into a factory', () => {
+    const out = file('module-level.ts');
+    expect(out.output).toContain(`function createServer() {\n  const server = new McpServer({ name: 'module-level', version: '1.0.0' });\n`);
+    expect(out.output).toContain(`  return server;\n}\n`);
+    expect(out.output).toContain(`\nserveStdio(createServer);\n`);
+    expect(out.output).toContain(`const greeting = 'Hello';`);
+    expect(out.output).not.toContain('server.connect');
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[17, 'serving', 'migrated']]);
+  });
+
+  it('produces code that typechecks against the real v2 packages', () => {
+    expect(typeErrors(['factory.ts', 'module-level.ts'])).toEqual([]);
+  });
+
+  it('flags a server used after connecting, with the exact advice', () => {
+    const out = file('used-after.ts');
+    expect(out.sites).toHaveLength(1);
+    expect(out.sites[0]).toMatchObject({ line: 5, method: 'serving', status: 'flagged' });
+    expect(out.sites[0]!.reason).toMatch(/'server' is used after connecting/);
+    expect(out.sites[0]!.advice).toMatch(/serveStdio\(createServer\) from '@modelcontextprotocol\/server\/stdio'/);
+    expect(out.output).toContain(`// ${TODO_MARKER}(`);
+    expect(out.output).toContain('await server.connect(new StdioServerTransport());');
+  });
+});
+
+describe('serving: Streamable HTTP and per-session state', () => {
+  it('flags StreamableHTTPServerTransport hosting and maps keyed by session id', () => {
+    const out = file('http.ts');
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([
+      [5, 'session-state', 'flagged'],
+      [9, 'serving', 'flagged'],
+      [19, 'session-state', 'flagged'],
+    ]);
+    expect(out.sites[1]!.advice).toMatch(/createMcpHandler\(createServer\)/);
+    expect(out.sites[0]!.advice).toMatch(/stateless/);
+    expect(out.output!.split(TODO_MARKER).length - 1).toBe(3);
+  });
+
+  it('changes nothing on a second run', async () => {
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    const again = await migrateProject(['src'], { cwd: dir });
+    for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
+  });
+});
