@@ -15,6 +15,8 @@ import {
   TEST_WITH_MOCK,
   TWO_STEP,
   assertBuilt,
+  cliPath,
+  repoRoot,
   cleanupProjects,
   commitAll,
   git,
@@ -281,6 +283,27 @@ describe('migrate', () => {
     expect(report.files.find((f: { path: string }) => f.path === 'test/server.test.ts').sites).toEqual([
       expect.objectContaining({ line: 6, method: 'test-mock', status: 'flagged' }),
     ]);
+  });
+
+  it('runs the prettier of the project on the changed files when the project configures it', () => {
+    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': 'export const  x =  1\n', '.prettierrc.json': JSON.stringify({ singleQuote: false, printWidth: 100 }) });
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    fs.symlinkSync(path.join(repoRoot, 'node_modules', 'prettier'), path.join(root, 'node_modules', 'prettier'), 'dir');
+    const run = runCli(['migrate', 'src'], root);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Formatted 1 changed file(s) with prettier (configured in this project).');
+    const out = read(root, 'src/server.ts');
+    expect(out).toContain('inputRequired');
+    expect(out).toContain('from "@modelcontextprotocol/server"');
+    expect(read(root, 'src/math.ts')).toBe('export const  x =  1\n');
+  });
+
+  it('shows progress on a terminal (through a pty), not when piped', () => {
+    const root = makeProject({ 'src/a.ts': PLAIN, 'src/b.ts': PLAIN });
+    const tty = execFileSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} check src`, '/dev/null'], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(tty).toContain('\r\u001b[K[1/2] src/a.ts');
+    expect(tty).toContain('\r\u001b[K[2/2] src/b.ts');
+    expect(runCli(['check', 'src'], root).stderr).toBe('');
   });
 
   it('hints at the formatter for the changed files when the project has no prettier installed', () => {
