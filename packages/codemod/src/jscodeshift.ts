@@ -119,7 +119,7 @@ export default async function transform(file: FileInfo, _api: unknown, options: 
   });
   if (reply.error) throw new Error(reply.error);
   // The same text back: jscodeshift counts the file as unmodified (undefined would count as skipped).
-  return reply.unchanged ? file.source : reply.output;
+  return reply.unchanged || reply.output === undefined ? file.source : reply.output;
 }
 
 /** The engine parses with TypeScript itself; jscodeshift's parser is not used. */
