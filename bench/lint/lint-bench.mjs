@@ -11,6 +11,7 @@
  * builds everything first). Writes bench/out/lint.json.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -48,8 +49,12 @@ async function lintOnce({ ESLint, dir, configs }) {
     errorOnUnmatchedPattern: false,
   });
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const results = await eslint.lintFiles(['src/**/*.ts']);
+  const cpu = process.cpuUsage(cpu0);
   const wallMs = performance.now() - t0;
+  // CPU time of this process: what the lint costs, less sensitive than wall time to other load on a shared machine
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const ruleMs = {};
   let parseMs = 0;
   let statsTotalMs = 0;
@@ -73,7 +78,7 @@ async function lintOnce({ ESLint, dir, configs }) {
       findings[key] = (findings[key] ?? 0) + 1;
     }
   }
-  return { wallMs, parseMs, statsTotalMs, ruleMs, findings, filesWithFindings, allFiles, files: results.length, fatal };
+  return { wallMs, cpuMs, parseMs, statsTotalMs, ruleMs, findings, filesWithFindings, allFiles, files: results.length, fatal };
 }
 
 /**
@@ -111,13 +116,16 @@ export async function lintBench({ dir, files = 2000, seed = 42, reps = 3, log = 
     for (const variant of order) {
       const r = await lintOnce({ ESLint, dir, configs: variants[variant] });
       runs[variant].push(r);
-      log(`${variant.padEnd(3)} #${rep + 1}: ${(r.wallMs / 1000).toFixed(2)} s wall, parse ${(r.parseMs / 1000).toFixed(2)} s, rules ${(Object.values(r.ruleMs).reduce((a, b) => a + b, 0)).toFixed(0)} ms`);
+      log(`${variant.padEnd(3)} #${rep + 1}: ${(r.wallMs / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU, parse ${(r.parseMs / 1000).toFixed(2)} s, rules ${(Object.values(r.ruleMs).reduce((a, b) => a + b, 0)).toFixed(0)} ms`);
     }
   }
 
   const offMs = median(runs.off.map((r) => r.wallMs));
   const onMs = median(runs.on.map((r) => r.wallMs));
   const overheadPct = ((onMs - offMs) / offMs) * 100;
+  const offCpuMs = median(runs.off.map((r) => r.cpuMs));
+  const onCpuMs = median(runs.on.map((r) => r.cpuMs));
+  const cpuOverheadPct = ((onCpuMs - offCpuMs) / offCpuMs) * 100;
   const ruleNames = Object.keys(runs.on[0].ruleMs);
   const perRule = ruleNames
     .map((rule) => ({ rule, ms: median(runs.on.map((r) => r.ruleMs[rule] ?? 0)) }))
@@ -144,18 +152,23 @@ export async function lintBench({ dir, files = 2000, seed = 42, reps = 3, log = 
     offMs: +offMs.toFixed(1),
     onMs: +onMs.toFixed(1),
     overheadPct: +overheadPct.toFixed(2),
+    offCpuMs: +offCpuMs.toFixed(1),
+    onCpuMs: +onCpuMs.toFixed(1),
+    cpuOverheadPct: +cpuOverheadPct.toFixed(2),
     rulesMs: +rulesMs.toFixed(1),
     rulesOverheadPct: +rulesOverheadPct.toFixed(2),
     targetPct: TARGET_OVERHEAD_PCT,
     withinTarget: overheadPct < TARGET_OVERHEAD_PCT,
+    loadavg: os.loadavg().map((x) => +x.toFixed(2)),
+    cpus: os.cpus().length,
     topRules: perRule.map((r) => ({ rule: r.rule, ms: +r.ms.toFixed(1), pctOfFloor: +((r.ms / offMs) * 100).toFixed(2) })),
     findings: last.findings,
     filesWithFindings: last.filesWithFindings.length,
     nonMcpFilesWithFindings: nonMcpWithFindings,
     mcpFilesWithoutFindings: mcpWithoutFindings,
     runs: {
-      off: runs.off.map((r) => ({ wallMs: +r.wallMs.toFixed(1), parseMs: +r.parseMs.toFixed(1) })),
-      on: runs.on.map((r) => ({ wallMs: +r.wallMs.toFixed(1), parseMs: +r.parseMs.toFixed(1), rulesMs: +Object.values(r.ruleMs).reduce((a, b) => a + b, 0).toFixed(1) })),
+      off: runs.off.map((r) => ({ wallMs: +r.wallMs.toFixed(1), cpuMs: +r.cpuMs.toFixed(1), parseMs: +r.parseMs.toFixed(1) })),
+      on: runs.on.map((r) => ({ wallMs: +r.wallMs.toFixed(1), cpuMs: +r.cpuMs.toFixed(1), parseMs: +r.parseMs.toFixed(1), rulesMs: +Object.values(r.ruleMs).reduce((a, b) => a + b, 0).toFixed(1) })),
     },
   };
   if (out !== false) {
@@ -174,9 +187,11 @@ function print(r) {
   console.log(`  parser only (no rules):      ${s(r.offMs)}`);
   console.log(`  + @mcp-mrtr recommended:     ${s(r.onMs)}`);
   console.log(`  overhead (wall clock):       ${r.overheadPct.toFixed(1)}%  (target < ${r.targetPct}%: ${r.withinTarget ? 'met' : 'NOT met'})`);
+  console.log(`  overhead (CPU time):         ${r.cpuOverheadPct.toFixed(1)}%  (${s(r.offCpuMs)} → ${s(r.onCpuMs)} CPU)`);
   console.log(`  rule time (ESLint stats):    ${r.rulesMs.toFixed(0)} ms = ${r.rulesOverheadPct.toFixed(2)}% of the floor`);
   console.log('  per rule (median ms, % of floor):');
   for (const t of r.topRules) console.log(`    ${t.rule.padEnd(48)} ${t.ms.toFixed(1).padStart(8)}  ${t.pctOfFloor.toFixed(2)}%`);
+  console.log(`  machine: ${r.cpus} CPUs, load average at the end ${r.loadavg.join(' / ')}`);
   console.log(`  findings: ${Object.entries(r.findings).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
   console.log(`  ordinary (non-MCP) files with findings: ${r.nonMcpFilesWithFindings.length}${r.nonMcpFilesWithFindings.length ? ` (${r.nonMcpFilesWithFindings.slice(0, 5).join(', ')})` : ''}`);
   console.log(`  MCP server files without findings: ${r.mcpFilesWithoutFindings.length}${r.mcpFilesWithoutFindings.length ? ` (${r.mcpFilesWithoutFindings.slice(0, 5).join(', ')})` : ''}`);

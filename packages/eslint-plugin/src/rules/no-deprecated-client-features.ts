@@ -17,6 +17,7 @@ import {
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import {
   findProperty,
@@ -25,7 +26,6 @@ import {
   propertyName,
   removeObjectElement,
   staticString,
-  textHasAny,
   unwrap,
 } from '../utils/static-shapes.js';
 
@@ -64,6 +64,8 @@ function messageFor(method: LegacyMethod): MessageId {
   return LEGACY_REQUESTS[method].kind === 'sampling' ? 'deprecatedSampling' : 'deprecatedRoots';
 }
 
+const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
+
 export default createRule<[], MessageId>({
   name: 'no-deprecated-client-features',
   meta: {
@@ -95,7 +97,7 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!textHasAny(sourceCode.text, TRIGGER_TOKENS)) return {};
+    if (!isRelevant(sourceCode)) return {};
     const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
     const legacySites = findLegacySites(sourceCode).filter((s) => LEGACY_REQUESTS[s.method].deprecated);
 

@@ -12,6 +12,7 @@ import {
   TARGET,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import { classifyRequestHandlerTarget } from '../utils/mcp-context.js';
 import {
   calleeName,
@@ -24,7 +25,6 @@ import {
   resolveFunction,
   resolveValue,
   staticString,
-  textHasAny,
   unwrap,
   unwrapAwait,
   walk,
@@ -40,6 +40,8 @@ const TRIGGER_TOKENS = [TARGET.inputRequired, TARGET.inputRequiredValue, ...MRTR
 function isCacheField(name: string | undefined): boolean {
   return name !== undefined && (CACHE_FIELDS.has(name) || /cache/i.test(name));
 }
+
+const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
 export default createRule<[], MessageId>({
   name: 'no-input-required-cache',
@@ -66,7 +68,7 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!textHasAny(sourceCode.text, TRIGGER_TOKENS)) return {};
+    if (!isRelevant(sourceCode)) return {};
     const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
     let mrtrResourceCount = 0;
     const serverHints: TSESTree.Property[] = [];

@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { REQUEST_STATE_CODEC_MINT, TARGET, looksSecret } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
   calleeObject,
@@ -11,7 +12,6 @@ import {
   propertyName,
   resolveValue,
   staticString,
-  textHasAny,
   typeServices,
   unwrap,
   unwrapAwait,
@@ -21,6 +21,8 @@ type MessageId = 'secretField' | 'secretSpread' | 'secretValue' | 'secretTypeFie
 
 /** A receiver of `.mint(...)` that is a requestState codec by name when its origin is not visible. */
 const CODEC_RECEIVER_NAME = /codec|requeststate|statecodec/i;
+
+const isRelevant = fileTokenFilter([TARGET.requestStateField, `.${REQUEST_STATE_CODEC_MINT}(`, TARGET.inputRequiredValue]);
 
 export default createRule<[], MessageId>({
   name: 'no-secrets-in-request-state',
@@ -45,7 +47,7 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!textHasAny(sourceCode.text, [TARGET.requestStateField, `.${REQUEST_STATE_CODEC_MINT}(`, TARGET.inputRequiredValue])) return {};
+    if (!isRelevant(sourceCode)) return {};
     const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
     const codecFactoryNames = localNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);

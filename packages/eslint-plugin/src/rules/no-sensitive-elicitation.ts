@@ -15,6 +15,7 @@ import {
   looksSecret,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
   calleeObject,
@@ -24,7 +25,6 @@ import {
   propertyName,
   resolveValue,
   staticString,
-  textHasAny,
   unwrap,
 } from '../utils/static-shapes.js';
 
@@ -36,6 +36,8 @@ const ELICIT_CALLS = new Set(
     .map(([name]) => name),
 );
 const TRIGGER_TOKENS = [...ELICIT_CALLS, ELICIT_METHOD, `.${FORM_ELICIT_BUILDER}(`];
+
+const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
 export default createRule<[], 'sensitiveField'>({
   name: 'no-sensitive-elicitation',
@@ -55,7 +57,7 @@ export default createRule<[], 'sensitiveField'>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!textHasAny(sourceCode.text, TRIGGER_TOKENS)) return {};
+    if (!isRelevant(sourceCode)) return {};
     const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
     const checked = new Set<TSESTree.Node>();
 

@@ -6,6 +6,7 @@ import {
   TARGET,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
 import {
@@ -14,7 +15,6 @@ import {
   isValueReference,
   memberName,
   resolveValue,
-  textHasAny,
   unwrap,
   walk,
 } from '../utils/static-shapes.js';
@@ -24,6 +24,10 @@ type MessageId = 'capabilitiesInHandler' | 'sessionKeyedAnswer';
 /** Calls whose result is something the client answered (besides legacy requests). */
 const ANSWER_READERS = new Set<string>([TARGET.inputResponse, TARGET.acceptedContent, GET_CLIENT_CAPABILITIES]);
 const ENVELOPE_READ = `ctx.${CTX_MCPREQ_PROPERTY}.${TARGET.envelopeProperty}?.[${TARGET.clientCapabilitiesMetaKey}]`;
+
+const mentionsCapabilities = fileTokenFilter([GET_CLIENT_CAPABILITIES]);
+const mentionsSessionId = fileTokenFilter([SESSION_ID_PROPERTY]);
+const mentionsAnswers = fileTokenFilter([...ANSWER_READERS, TARGET.inputResponsesField]);
 
 export default createRule<[], MessageId>({
   name: 'no-session-scoped-client-state',
@@ -45,10 +49,9 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    const text = sourceCode.text;
-    const hasCapabilities = text.includes(GET_CLIENT_CAPABILITIES);
-    if (!hasCapabilities && !text.includes(SESSION_ID_PROPERTY)) return {};
-    const hasAnswerSources = textHasAny(text, [...ANSWER_READERS, TARGET.inputResponsesField]) || findLegacySites(sourceCode).length > 0;
+    const hasCapabilities = mentionsCapabilities(sourceCode);
+    if (!hasCapabilities && !mentionsSessionId(sourceCode)) return {};
+    const hasAnswerSources = mentionsAnswers(sourceCode) || findLegacySites(sourceCode).length > 0;
     let legacyCalls: Set<TSESTree.Node> | undefined;
 
     function isLegacyCall(node: TSESTree.Node): boolean {

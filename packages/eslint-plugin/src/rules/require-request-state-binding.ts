@@ -6,6 +6,7 @@ import {
   TARGET,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
+import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
   findProperty,
@@ -13,7 +14,6 @@ import {
   localNamesOf,
   resolveValue,
   staticString,
-  textHasAny,
   typeServices,
   unwrap,
   walk,
@@ -24,6 +24,8 @@ type MessageId = 'missingBind' | 'literalKey' | 'literalFallbackKey' | 'randomKe
 const SUGGESTED_BIND = 'bind: (ctx) => ctx.mcpReq.method';
 /** Builders that turn literal text/bytes into a key (`Buffer.from('...')`, `new TextEncoder().encode('...')`). */
 const KEY_BYTE_BUILDERS = new Set(['from', 'encode', 'Uint8Array', 'Buffer', 'alloc']);
+
+const isRelevant = fileTokenFilter([TARGET.createRequestStateCodec]);
 
 export default createRule<[], MessageId>({
   name: 'require-request-state-binding',
@@ -51,7 +53,7 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!textHasAny(sourceCode.text, [TARGET.createRequestStateCodec])) return {};
+    if (!isRelevant(sourceCode)) return {};
     const codecNames = localNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);
     const env = DEFAULT_STATE_KEY_ENV;

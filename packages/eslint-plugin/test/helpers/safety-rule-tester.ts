@@ -6,8 +6,10 @@ import { afterAll, describe, it } from 'vitest';
 
 RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
-RuleTester.it = it;
-RuleTester.itOnly = it.only;
+// type-aware cases build a TypeScript program first: give them room on a busy 2-core machine
+const CASE_TIMEOUT_MS = 60_000;
+RuleTester.it = (name: string, fn: () => void) => it(name, fn, CASE_TIMEOUT_MS);
+RuleTester.itOnly = (name: string, fn: () => void) => it.only(name, fn, CASE_TIMEOUT_MS);
 
 /** typescript-eslint parser, no type information (how `recommended` runs in editors). */
 export const ruleTester = new RuleTester();
