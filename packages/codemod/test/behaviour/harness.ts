@@ -66,6 +66,11 @@ export interface RunReport {
 /** A server module following the fixtures convention: `export function createServer()`. */
 export interface ServerModule {
   createServer: () => unknown;
+  /**
+   * `createMcpHandler` from the same module system as the server: a CommonJS module gets the
+   * SDK's CJS build, whose McpServer the ESM build's handler does not recognise (dual package).
+   */
+  createMcpHandler: typeof createMcpHandler;
 }
 
 interface Connectable {
@@ -75,12 +80,17 @@ interface Connectable {
 
 /** TS and ESM JS go through vitest's transform; CommonJS (.cjs) is loaded by Node's own require. */
 export async function loadServerModule(path: string): Promise<ServerModule> {
-  const mod = (path.endsWith('.cjs') ? createRequire(import.meta.url)(path) : await import(pathToFileURL(path).href)) as Partial<ServerModule> & {
-    default?: Partial<ServerModule>;
+  const commonJs = path.endsWith('.cjs');
+  const mod = (commonJs ? createRequire(import.meta.url)(path) : await import(pathToFileURL(path).href)) as {
+    createServer?: () => unknown;
+    default?: { createServer?: () => unknown };
   };
   const createServer = mod.createServer ?? mod.default?.createServer;
   if (typeof createServer !== 'function') throw new Error(`${path} does not export createServer()`);
-  return { createServer };
+  const handlerFactory = commonJs
+    ? (createRequire(path)('@modelcontextprotocol/server') as { createMcpHandler: typeof createMcpHandler }).createMcpHandler
+    : createMcpHandler;
+  return { createServer, createMcpHandler: handlerFactory };
 }
 
 /** v1 SDK code imports `@modelcontextprotocol/sdk`; everything else is v2. */
@@ -198,7 +208,8 @@ export async function runWithV2LegacyClient(mod: ServerModule, call: BehaviourCa
 /** Migrated output: `createMcpHandler(createServer)` and a client pinned to 2026-07-28, in process. */
 export async function runWithMrtrClient(mod: ServerModule, call: BehaviourCall, scenario: Scenario): Promise<RunReport> {
   const script = new ScriptedClient(scenario);
-  const handler = createMcpHandler(() => mod.createServer() as never);
+  const serverErrors: string[] = [];
+  const handler = mod.createMcpHandler(() => mod.createServer() as never, { onerror: (e) => serverErrors.push(e.stack ?? String(e)) });
   let rounds = 0;
   const transport = new StreamableHTTPClientTransport(new URL('http://test.local/mcp'), {
     fetch: async (url, init) => {
@@ -215,7 +226,11 @@ export async function runWithMrtrClient(mod: ServerModule, call: BehaviourCall, 
     { capabilities: script.declared(), versionNegotiation: { mode: { pin: MRTR_VERSION } } },
   );
   registerV2Handlers(client, script);
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`2026-07-28 client could not connect: ${String(error)}\nserver errors:\n${serverErrors.join('\n') || '(none reported)'}`);
+  }
   try {
     await resetEffects();
     const outcome = await settle(() => invoke(client, call));
