@@ -2,7 +2,8 @@
  * Shared text pre-filter: every rule registers the tokens without which it has nothing to find, and
  * each file's text is scanned once (one regular expression over the union of all tokens) instead of
  * once per rule and token. On ordinary code, where no rule has anything to do, this scan is most of
- * what the plugin costs.
+ * what the plugin costs. Only files where some token occurs (MCP code) pay for the exact per-token
+ * checks, which are cached per file.
  */
 import type { TSESLint } from '@typescript-eslint/utils';
 
@@ -10,32 +11,28 @@ const registered = new Set<string>();
 let pattern: RegExp | undefined;
 /** Bumped when a token is registered late, so that earlier scans are not trusted any more. */
 let generation = 0;
-const found = new WeakMap<object, { generation: number; tokens: readonly string[] }>();
+
+interface FileScan {
+  readonly generation: number;
+  /** Whether any registered token occurs in the text (exact: a plain alternation finds one iff one occurs). */
+  readonly any: boolean;
+  readonly byToken: Map<string, boolean>;
+}
+
+const scans = new WeakMap<object, FileScan>();
 
 function escape(token: string): string {
   return token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/**
- * A zero-width lookahead at every position, longest tokens first: the token reported at a position
- * is the longest one starting there, so a shorter token that starts at the same position is its
- * prefix, and `includes` below still finds it.
- */
-function buildPattern(): RegExp {
-  const alternatives = [...registered].sort((a, b) => b.length - a.length).map(escape);
-  return new RegExp(`(?=(${alternatives.join('|')}))`, 'g');
-}
-
-function tokensIn(sourceCode: Readonly<TSESLint.SourceCode>): readonly string[] {
+function scan(sourceCode: Readonly<TSESLint.SourceCode>): FileScan {
   const key = sourceCode.ast;
-  const hit = found.get(key);
-  if (hit && hit.generation === generation) return hit.tokens;
-  pattern ??= buildPattern();
-  const seen = new Set<string>();
-  for (const match of sourceCode.text.matchAll(pattern)) seen.add(match[1]!);
-  const list = [...seen];
-  found.set(key, { generation, tokens: list });
-  return list;
+  const hit = scans.get(key);
+  if (hit && hit.generation === generation) return hit;
+  pattern ??= new RegExp([...registered].map(escape).join('|'));
+  const result: FileScan = { generation, any: pattern.test(sourceCode.text), byToken: new Map() };
+  scans.set(key, result);
+  return result;
 }
 
 /**
@@ -55,8 +52,15 @@ export function fileTokenFilter(tokens: readonly string[]): (sourceCode: Readonl
     generation++;
   }
   return (sourceCode) => {
-    const present = tokensIn(sourceCode);
-    if (present.length === 0) return false;
-    return tokens.some((token) => present.some((p) => p.includes(token)));
+    const file = scan(sourceCode);
+    if (!file.any) return false;
+    return tokens.some((token) => {
+      let present = file.byToken.get(token);
+      if (present === undefined) {
+        present = sourceCode.text.includes(token);
+        file.byToken.set(token, present);
+      }
+      return present;
+    });
   };
 }
