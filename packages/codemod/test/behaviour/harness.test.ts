@@ -88,7 +88,7 @@ describe('behaviour scripts', () => {
       writeFileSync(join(dir, 'a.case.json'), '{ "description": "no behaviour" }');
       writeFileSync(join(dir, 'b.output.ts'), 'return inputRequired({ inputRequests })');
       writeFileSync(join(dir, 'b.case.json'), JSON.stringify({ behaviour: { calls: [] } }));
-      writeFileSync(join(dir, 'c.output.js'), '// @mcp-mrtr-todo(flagged) nothing migrated');
+      writeFileSync(join(dir, 'c.output.js'), '// @mcp-mrtr-todo(flagged: has no MRTR form, see inputRequired(...)) nothing migrated');
       expect(casesMissingBehaviour(dir)).toEqual(['a']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
