@@ -4,7 +4,7 @@
  */
 import { TARGET } from '@mcp-mrtr/surface';
 import type { Binding, RequestPoint } from './points.js';
-import { planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
+import { capabilitiesExpression, planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
 import { keyProperty, quote } from './text.js';
 
 /** How a point asks: the `return ...` statement given the `inputRequests` object text. */
@@ -131,8 +131,11 @@ export function urlThrowLines(point: RequestPoint, env: EmitEnv, ask: AskStyle):
   const keys = entries.map((_, i) => (i === 0 ? point.keys[0]! : `${point.keys[0]!}_${i + 1}`));
   const missing = keys.map((k) => `${TARGET.inputResponse}(${env.ctx}.mcpReq.inputResponses, ${quote(k)}).kind === 'missing'`).join(' || ');
   const requests = entries.map((e, i) => `${keyProperty(keys[i]!)}: ${TARGET.inputRequired}.elicitUrl({ message: ${e.message}, url: ${e.url} })`);
+  const caps = env.names.take(`${baseName(point.keys[0]!)}Capabilities`);
   return [
-    `if (${missing}) {`,
+    `const ${caps} = ${capabilitiesExpression(env)};`,
+    // A client that declared no URL elicitation gets the legacy error, as before.
+    `if ((${caps} === undefined || ${caps}.elicitation?.url) && (${missing})) {`,
     `  ${ask(`{ ${requests.join(', ')} }`)}`,
     '}',
     // Answered and still required (the user did not complete the flow): the legacy error, as before.

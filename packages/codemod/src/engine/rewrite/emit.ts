@@ -91,9 +91,10 @@ const CAPABILITY_ERRORS: Record<string, string> = {
 };
 
 function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string): string[] {
+  const declared = errorKey === 'elicitation-url' ? `${capsName}.elicitation?.url` : `${capsName}.${capability}`;
   return [
     `const ${capsName} = ${capabilitiesExpression(env)};`,
-    `if (${capsName} && !${capsName}.${capability}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,
+    `if (${capsName} && !${declared}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,
   ];
 }
 

@@ -1,0 +1,258 @@
+/**
+ * Rewrite-stage semantics on small real-world shaped projects, migrated by the real engine
+ * (migrateProject with a tsconfig) and, where it matters, served to raw 2026-07-28 requests.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { MigrationResult, SiteResult } from '../../src/types.js';
+import { callTool } from '../security/raw-rpc.js';
+import { migrateInPlace, tempProject } from '../security/temp-project.js';
+
+process.env.MCP_REQUEST_STATE_KEY ??= 'rewrite-test-key-0123456789abcdef0123456789abcdef';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function migrate(name: string, files: Record<string, string>): Promise<{ dir: string; result: MigrationResult; read: (f: string) => string; sites: SiteResult[] }> {
+  const dir = tempProject(`rewrite-${name}`, files);
+  dirs.push(dir);
+  const result = await migrateInPlace(dir);
+  return { dir, result, read: (f) => readFileSync(join(dir, f), 'utf8'), sites: result.files.flatMap((f) => f.sites) };
+}
+
+/** A 2026-07-28 tools/call whose envelope declares URL-mode elicitation. */
+async function rawCall(handler: { fetch(r: Request): Promise<Response> }, name: string, args: Record<string, unknown>, inputResponses?: Record<string, unknown>) {
+  const body = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      ...(inputResponses ? { inputResponses } : {}),
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} } },
+      },
+    },
+  };
+  const response = await handler.fetch(
+    new Request('http://test.local/mcp', {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' },
+      body: JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  const json = (response.headers.get('content-type')?.includes('text/event-stream')
+    ? JSON.parse(text.split('\n').find((l) => l.startsWith('data:'))!.slice(5))
+    : JSON.parse(text)) as { result?: { resultType?: string; inputRequests?: Record<string, { method: string; params: Record<string, unknown> }> }; error?: { code: number } };
+  return json;
+}
+
+const V1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { z } from 'zod';\n`;
+
+describe('rewrite stage', () => {
+  it('rewrites a helper imported from another file and every call site, keys named by the receiving variables', async () => {
+    const { read, sites } = await migrate('helper-file', {
+      'confirm.ts': `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export async function confirm(server: McpServer, message: string): Promise<boolean> {
+  if (!server.server.getClientCapabilities()?.elicitation) return true;
+  const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+  return answer.action === 'accept' && answer.content?.ok === true;
+}
+`,
+      'server.ts': `${V1}import { confirm } from './confirm.js';
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('drop', { inputSchema: { table: z.string() } }, async ({ table }) => {
+    const dropIt = await confirm(server, \`Drop \${table}?\`);
+    return { content: [{ type: 'text', text: dropIt ? 'dropped' : 'kept' }] };
+  });
+  server.registerTool('wipe', { inputSchema: { disk: z.string() } }, async ({ disk }) => {
+    const wipeIt = await confirm(server, \`Wipe \${disk}?\`);
+    return { content: [{ type: 'text', text: wipeIt ? 'wiped' : 'kept' }] };
+  });
+  return server;
+}
+`,
+    });
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    const helper = read('confirm.ts');
+    expect(helper).toContain('export async function confirm(server: McpServer, message: string, ctx: ServerContext, key: string): Promise<boolean | InputRequiredResult>');
+    expect(helper).toContain('inputRequests: { [key]: inputRequired.elicit(');
+    expect(helper).not.toContain('elicitInput');
+    const server = read('server.ts');
+    expect(server).toContain("await confirm(server, `Drop ${table}?`, ctx, 'dropIt')");
+    expect(server).toContain("await confirm(server, `Wipe ${disk}?`, ctx, 'wipeIt')");
+    expect(server.match(/if \(isInputRequiredResult\((dropIt|wipeIt)\)\) return \1;/g)).toHaveLength(2);
+  }, 60_000);
+
+  it('flags a helper that a timer also calls and leaves its file byte-identical', async () => {
+    const helper = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export async function summarize(server: McpServer, text: string): Promise<string> {
+  const reply = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+  return reply.content.type === 'text' ? reply.content.text : '';
+}
+`;
+    const { read, sites } = await migrate('helper-timer', {
+      'summarize.ts': helper,
+      'server.ts': `${V1}import { summarize } from './summarize.js';
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('sum', { inputSchema: { text: z.string() } }, async ({ text }) => {
+    const summary = await summarize(server, text);
+    return { content: [{ type: 'text', text: summary }] };
+  });
+  setInterval(() => void summarize(server, 'daily digest'), 60_000);
+  return server;
+}
+`,
+    });
+    expect(sites).toHaveLength(1);
+    expect(sites[0]!.status).toBe('flagged');
+    expect(sites[0]!.reason).toMatch(/timer|setInterval|fire-and-forget/);
+    // The v1 upgrade still applies to the file (semantics 14); the helper itself is not rewritten.
+    const after = read('summarize.ts');
+    expect(after).toContain('export async function summarize(server: McpServer, text: string): Promise<string> {');
+    expect(after).toContain('const reply = await server.server.createMessage({');
+    expect(after).not.toMatch(/inputRequired|ctx|key: string/);
+  }, 60_000);
+
+  it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {
+    const source = `${V1}import { effect } from '../../../../fixtures/support/effects.js';
+class Ledger { entries: string[] = []; add(e: string) { this.entries.push(e); } }
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('pay', { inputSchema: { amount: z.number() } }, async ({ amount }) => {
+    const ledger = new Ledger();
+    effect('reserve');
+    const ok = await server.server.elicitInput({ message: \`Pay \${amount}?\`, requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } } });
+    ledger.add(ok.action);
+    return { content: [{ type: 'text', text: ledger.entries.join(',') }] };
+  });
+  return server;
+}
+`;
+    const { sites } = await migrate('live-class', { 'server.ts': source });
+    expect(sites).toHaveLength(1);
+    expect(sites[0]!.status).toBe('flagged');
+    expect(sites[0]!.reason).toContain('`ledger`');
+    expect(sites[0]!.reason).toMatch(/not JSON-serialisable/);
+  }, 60_000);
+
+  it('gives two requests received by the same variable distinct, stable keys', async () => {
+    const { read, sites } = await migrate('keys', {
+      'server.ts': `${V1}export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('two', { inputSchema: { q: z.string() } }, async ({ q }) => {
+    let answer = await server.server.elicitInput({ message: q, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } });
+    const first = String(answer.content?.a);
+    answer = await server.server.elicitInput({ message: first, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } });
+    return { content: [{ type: 'text', text: first + String(answer.content?.a) }] };
+  });
+  return server;
+}
+`,
+    });
+    expect(sites.map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    const out = read('server.ts');
+    expect(out).toContain("inputRequests: { answer: inputRequired.elicit(");
+    expect(out).toContain("inputRequests: { answer_2: inputRequired.elicit(");
+  }, 60_000);
+
+  it('wires requestState verification into a server constructed in another file', async () => {
+    const { read, sites } = await migrate('wiring', {
+      'tools.ts': `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { effect } from '../../../../fixtures/support/effects.js';
+export function registerTools(server: McpServer): void {
+  server.registerTool('archive', { inputSchema: { id: z.string() } }, async ({ id }) => {
+    effect('lock');
+    const why = await server.server.elicitInput({ message: \`Why archive \${id}?\`, requestedSchema: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } });
+    effect('archive');
+    return { content: [{ type: 'text', text: \`\${id}: \${why.action}\` }] };
+  });
+}
+`,
+      'server.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerTools } from './tools.js';
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' }, { capabilities: { logging: {} } });
+  registerTools(server);
+  return server;
+}
+`,
+    });
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    const server = read('server.ts');
+    expect(server).toContain('requestState: { verify: requestStateCodec.verify }');
+    expect(server).toMatch(/import \{ requestStateCodec \} from '\.\/mcp-request-state\.js';/);
+    expect(read('tools.ts')).toContain('requestStateCodec.mint(');
+  }, 60_000);
+
+  it('turns UrlElicitationRequiredError into an elicitUrl round and keeps the legacy error once answered', async () => {
+    const { dir, sites } = await migrate('url', {
+      'server.ts': `${V1}import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('events', { inputSchema: { account: z.string() } }, async ({ account }) => {
+    if (account !== 'linked') {
+      throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Connect first', url: \`https://example.com/connect?a=\${account}\`, elicitationId: 'c1' }]);
+    }
+    return { content: [{ type: 'text', text: 'events' }] };
+  });
+  return server;
+}
+`,
+    });
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => McpServer };
+    const handler = createMcpHandler(() => mod.createServer());
+    const noUrl = await callTool(handler, { name: 'events', arguments: { account: 'bob' } });
+    expect(noUrl.result).toBeUndefined(); // client without URL elicitation: the legacy error is thrown, as before
+    expect(noUrl.error).toBeDefined();
+    const first = await rawCall(handler, 'events', { account: 'bob' });
+    expect(first.error).toBeUndefined();
+    expect(first.result?.resultType).toBe('input_required');
+    const request = Object.values(first.result!.inputRequests!)[0]!;
+    expect(request.method).toBe('elicitation/create');
+    expect(request.params).toMatchObject({ mode: 'url', message: 'Connect first', url: 'https://example.com/connect?a=bob' });
+    const answered = await rawCall(handler, 'events', { account: 'bob' }, { [Object.keys(first.result!.inputRequests!)[0]!]: { action: 'accept' } });
+    expect(answered.result).toBeUndefined(); // answered but still not linked: the legacy error
+    expect(answered.error).toBeDefined();
+    const linked = await callTool(handler, { name: 'events', arguments: { account: 'linked' } });
+    expect(linked.result?.content).toEqual([{ type: 'text', text: 'events' }]);
+  }, 60_000);
+
+  it('re-asks on invalid or missing elicitation content instead of completing (validate-input)', async () => {
+    const { dir } = await migrate('validate', {
+      'server.ts': `${V1}export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('greet', {}, async () => {
+    const user_name = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    return { content: [{ type: 'text', text: user_name.action === 'accept' ? \`hi \${String(user_name.content?.name)}\` : user_name.action }] };
+  });
+  return server;
+}
+`,
+    });
+    const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => McpServer };
+    const handler = createMcpHandler(() => mod.createServer());
+    const bad = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 12345 } } } });
+    expect(bad.result?.resultType).toBe('input_required');
+    expect(Object.keys(bad.result!.inputRequests!)).toEqual(['user_name']);
+    const wrongKey = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { other: { action: 'accept', content: { name: 'x' } } } });
+    expect(wrongKey.result?.resultType).toBe('input_required');
+    const good = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, extra: { action: 'cancel' } } });
+    expect(good.result?.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
+    const declined = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'decline' } } });
+    expect(declined.result?.content).toEqual([{ type: 'text', text: 'decline' }]);
+  }, 60_000);
+});
