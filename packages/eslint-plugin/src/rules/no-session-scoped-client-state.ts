@@ -2,6 +2,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import {
   CTX_MCPREQ_PROPERTY,
   GET_CLIENT_CAPABILITIES,
+  SERVER_CLASSES,
   SESSION_ID_PROPERTY,
   TARGET,
 } from '@mcp-mrtr/surface';
@@ -9,6 +10,7 @@ import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
+import { getTypeNames } from '../utils/types.js';
 import {
   calleeName,
   isFunction,
@@ -23,6 +25,7 @@ type MessageId = 'capabilitiesInHandler' | 'sessionKeyedAnswer';
 
 /** Calls whose result is something the client answered (besides legacy requests). */
 const ANSWER_READERS = new Set<string>([TARGET.inputResponse, TARGET.acceptedContent, GET_CLIENT_CAPABILITIES]);
+const SERVER_CLASS_NAMES = new Set<string>(SERVER_CLASSES);
 const ENVELOPE_READ = `ctx.${CTX_MCPREQ_PROPERTY}.${TARGET.envelopeProperty}?.[${TARGET.clientCapabilitiesMetaKey}]`;
 
 const mentionsCapabilities = fileTokenFilter([GET_CLIENT_CAPABILITIES]);
@@ -119,7 +122,11 @@ export default createRule<[], MessageId>({
       CallExpression(call) {
         const name = calleeName(call);
         if (name === GET_CLIENT_CAPABILITIES && hasCapabilities) {
-          if (unwrap(call.callee).type !== AST_NODE_TYPES.MemberExpression) return;
+          const callee = unwrap(call.callee);
+          if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
+          // with type information, a receiver that is not an MCP server is someone else's API
+          const receiverTypes = getTypeNames(sourceCode, callee.object);
+          if (receiverTypes && !receiverTypes.some((n) => SERVER_CLASS_NAMES.has(n))) return;
           if (getMcpContextResolver(sourceCode).contextOf(call).kind === 'handler') {
             context.report({ node: call, messageId: 'capabilitiesInHandler' });
           }

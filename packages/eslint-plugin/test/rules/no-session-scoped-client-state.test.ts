@@ -1,5 +1,5 @@
 import rule from '../../src/rules/no-session-scoped-client-state.js';
-import { CANONICAL_MIGRATED, asJs, ruleTester, testable } from '../helpers/safety-rule-tester.js';
+import { CANONICAL_MIGRATED, asJs, ruleTester, testable, typedRuleTester } from '../helpers/safety-rule-tester.js';
 
 const V1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst mcp = new McpServer({ name: 'x', version: '1' });\n`;
 
@@ -39,5 +39,18 @@ ruleTester.run('no-session-scoped-client-state', testable(rule), {
       code: `const caps = new Map();\nserver.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {\n  caps.set(extra.sessionId, server.getClientCapabilities());\n  return { tools: [] };\n});`,
       errors: [{ messageId: 'sessionKeyedAnswer', line: 3 }],
     }),
+  ],
+});
+
+// With type information the receiver must be an MCP server: another library's getClientCapabilities is left alone.
+typedRuleTester.run('no-session-scoped-client-state (type-aware)', testable(rule), {
+  valid: [
+    V1 + `interface BrowserInfo { getClientCapabilities(): { webgl: boolean } }\ndeclare const browser: BrowserInfo;\nmcp.registerTool('t', {}, async () => ({ content: [{ type: 'text' as const, text: String(browser.getClientCapabilities().webgl) }] }));`,
+  ],
+  invalid: [
+    {
+      code: V1 + `mcp.registerTool('t', {}, async () => ({ content: [{ type: 'text' as const, text: String(mcp.server.getClientCapabilities()?.sampling) }] }));`,
+      errors: [{ messageId: 'capabilitiesInHandler', line: 3 }],
+    },
   ],
 });
