@@ -448,9 +448,10 @@ export const COMPLETION_NOTIFIER_ADVICE =
 
 /**
  * Identifier names that, without type information, are taken to hold an MCP server
- * (`server`, `mcpServer`, `lowLevelServer`, `srv`). Used only where no stronger evidence exists.
+ * (`server`, `mcpServer`, `lowLevelServer`, `mcp_server`, `srv`; not `observer`). Used only where no
+ * stronger evidence exists.
  */
-export const SERVER_LIKE_NAME_PATTERN = /(^|[a-z0-9_$])(server|Server|SERVER)$|^srv$/;
+export const SERVER_LIKE_NAME_PATTERN = /^(server|srv|SERVER)$|[a-z0-9$]Server$|_(server|SERVER)$/;
 
 /** Properties of the per-request context read by MRTR handlers. */
 export const CTX_MCPREQ_READS = {
@@ -482,3 +483,7 @@ export const HTTP_TRANSPORTS: readonly string[] = [
 export const SSE_TRANSPORTS: readonly string[] = ['SSEServerTransport'];
 /** Method that attaches a server instance to a transport. */
 export const SERVER_CONNECT_METHOD = 'connect';
+/** The `includeContext` value that stays valid after SEP-2577. */
+export const INCLUDE_CONTEXT_NONE = 'none';
+/** Server methods that send a notification object `{ method, params }`. */
+export const NOTIFICATION_SENDERS: readonly string[] = ['notification', 'sendNotification'];

@@ -23,6 +23,7 @@ const shared = {
     `const { createMessage } = chatSdk;\nawait createMessage({ text: 'hi' });`,
     `await anthropic.messages.create({ model: 'x', messages: [] });`,
     `await slack.listRoots();`,
+    `function watch(observer) { return observer.createMessage({ text: 'hi' }); }`,
     // strings in logs and docs
     `console.log('server sent elicitation/create, sampling/createMessage and roots/list');\nconst doc = 'call mcp.server.elicitInput() to ask the user';`,
     // generic senders with other methods, or without evidence
