@@ -90,7 +90,7 @@ export async function lintBench({ dir, files = 2000, seed = 42, reps = 3, log = 
   const plugin = await loadPlugin();
 
   if (!dir) {
-    dir = join(root, 'bench/out/trees', `${files}-seed${seed}`);
+    dir = join(root, 'bench/out/trees', `lint-${files}-seed${seed}`);
     const g = await generateTree({ files, seed, dir, mcpRatio: 0.025 });
     log(`generated ${g.files} files (${g.mcpFiles.length} MCP servers, ${g.lines} lines) in ${relative(root, dir)}`);
   }

@@ -7,8 +7,10 @@ import {
   ELICITATION_MODE_FIELD,
   ELICITATION_URL_MODE,
   INCLUDE_CONTEXT_FIELD,
+  INCLUDE_CONTEXT_NONE,
   LEGACY_REQUESTS,
   NOTIFICATION_REGISTRATION,
+  NOTIFICATION_SENDERS,
   ROOTS_LIST_CHANGED_NOTIFICATION,
   ROOTS_LIST_CHANGED_SCHEMA,
   SERVER_METHOD_TO_LEGACY,
@@ -90,7 +92,7 @@ export default createRule<[], MessageId>({
         'notifications/elicitation/complete is gone in MCP 2026-07-28: the client retries the original request when the URL-mode step is done.',
       rootsListChanged:
         'Roots list-changed notifications are deprecated by SEP-2577 (and a notification handler cannot ask the client anything on 2026-07-28): read roots where you need them, inside the handler.',
-      useIncludeContextNone: "Use includeContext: 'none'.",
+      useIncludeContextNone: `Use includeContext: '${INCLUDE_CONTEXT_NONE}'.`,
       removeElicitationId: 'Remove elicitationId.',
     },
   },
@@ -121,8 +123,12 @@ export default createRule<[], MessageId>({
       const call = obj.parent;
       if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== obj) return false;
       const callee = unwrap(call.callee);
-      if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'sendNotification';
-      return callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression;
+      if (callee.type === AST_NODE_TYPES.Identifier) return NOTIFICATION_SENDERS.includes(callee.name);
+      return (
+        callee.type === AST_NODE_TYPES.MemberExpression &&
+        NOTIFICATION_SENDERS.includes(memberName(callee) ?? '') &&
+        unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression
+      );
     }
 
     /** The params object of an elicitation (URL mode) sent or built by user code. */
@@ -193,7 +199,7 @@ export default createRule<[], MessageId>({
             node: prop,
             messageId: 'deprecatedIncludeContext',
             data: { value },
-            suggest: [{ messageId: 'useIncludeContextNone', fix: (fixer) => fixer.replaceText(prop.value, `'none'`) }],
+            suggest: [{ messageId: 'useIncludeContextNone', fix: (fixer) => fixer.replaceText(prop.value, `'${INCLUDE_CONTEXT_NONE}'`) }],
           });
         } else if (name === ELICITATION_ID_FIELD && isElicitationParams(prop.parent)) {
           const element = prop;

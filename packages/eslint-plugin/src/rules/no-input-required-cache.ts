@@ -10,6 +10,7 @@ import {
   RESULT_CACHE_FIELDS,
   SERVER_CACHE_HINTS_OPTION,
   TARGET,
+  type MrtrMethod,
 } from '@mcp-mrtr/surface';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
@@ -34,7 +35,7 @@ type MessageId = 'cacheOnInputRequired' | 'cacheOnMrtrResource' | 'cacheOnRetrie
 
 const CACHE_FIELDS = new Set<string>([...CACHE_HINT_FIELDS, ...RESULT_CACHE_FIELDS, RESOURCE_CACHE_HINT_OPTION]);
 const RESOURCE_REGISTRATIONS = new Set(Object.entries(REGISTRATION_APIS).filter(([, api]) => api.method === 'resources/read').map(([name]) => name));
-const RESOURCES_READ = 'resources/read';
+const RESOURCES_READ: MrtrMethod = 'resources/read';
 const TRIGGER_TOKENS = [TARGET.inputRequired, TARGET.inputRequiredValue, ...MRTR_ROUND_FIELDS];
 
 function isCacheField(name: string | undefined): boolean {
