@@ -6,11 +6,13 @@ import {
   mayContainLegacySite,
   replacementFor,
 } from '@mcp-mrtr/surface';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { getPropertyName, outerParent } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { findLegacySites, type LegacySite } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
 
-type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler';
+type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler' | 'detachedRequest';
 
 const SHAPE_LABEL: Record<LegacySite['shape'], string> = {
   'server-method': 'server method call',
@@ -24,6 +26,28 @@ const SHAPE_LABEL: Record<LegacySite['shape'], string> = {
   'url-elicitation-error': 'UrlElicitationRequiredError',
   'completion-notifier': 'elicitation completion notifier',
 };
+
+const PROMISE_CHAIN = new Set(['then', 'catch', 'finally']);
+/** Shapes whose call returns the client's answer as a promise. */
+const AWAITABLE_SHAPES = new Set<LegacySite['shape']>(['server-method', 'ctx-method', 'alias-call', 'send-request', 'server-request', 'ctx-send']);
+
+/** A request whose promise is dropped: `server.listRoots().then(cb);`, `void ctx.mcpReq.elicitInput(p);`. */
+function isDetached(node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  let current: TSESTree.Node = node;
+  for (;;) {
+    const parent = outerParent(current);
+    if (!parent) return false;
+    if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === current && PROMISE_CHAIN.has(getPropertyName(parent) ?? '')) {
+      const call = outerParent(parent);
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== parent) return false;
+      current = call;
+      continue;
+    }
+    if (parent.type === AST_NODE_TYPES.ExpressionStatement) return true;
+    return parent.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'void';
+  }
+}
 
 function replacement(site: LegacySite): string {
   if (site.shape === 'url-elicitation-error') return URL_ELICITATION_REPLACEMENT;
@@ -48,6 +72,8 @@ export default createRule<[], MessageId>({
         'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and this code runs outside ' +
         MRTR_HANDLER_DESCRIPTION +
         ', so it has no MRTR form: {{advice}}.',
+      detachedRequest:
+        'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and its answer is never awaited, so it has no MRTR form: {{advice}}.',
     },
   },
   defaultOptions: [],
@@ -65,7 +91,9 @@ export default createRule<[], MessageId>({
           const data = { method: site.method, shape: SHAPE_LABEL[site.shape] };
           // a module-level reference or request object is only a definition: where it runs is unknown
           const definitionOnly = site.shape === 'method-reference' || site.shape === 'raw-jsonrpc';
-          if (where.kind === 'non-handler' && !(definitionOnly && where.context === 'module-scope')) {
+          if (where.kind === 'handler' && AWAITABLE_SHAPES.has(site.shape) && isDetached(site.node)) {
+            context.report({ node: site.node, messageId: 'detachedRequest', data: { ...data, advice: NON_HANDLER_ADVICE['detached-promise'] } });
+          } else if (where.kind === 'non-handler' && !(definitionOnly && where.context === 'module-scope')) {
             context.report({
               node: site.node,
               messageId: 'legacyRequestOutsideHandler',

@@ -77,6 +77,10 @@ const shared = {
     { code: V1 + `async function confirm(server, message) { const r = await server.server.elicitInput({ message, requestedSchema: {} }); return r.action === 'accept'; }\nmcp.tool('t', {}, async () => { if (!(await confirm(mcp, 'Sure?'))) return { content: [] }; return { content: [] }; });`, errors: [inHandler()] },
     // wrapped handler
     { code: V1 + `mcp.tool('t', {}, withLogging(async () => { await mcp.server.listRoots(); return { content: [] }; }));`, errors: [inHandler()] },
+    // fire-and-forget inside a handler: no MRTR form either
+    { code: V1 + `mcp.tool('t', {}, async () => { mcp.server.listRoots().then((r) => cache.set(r)).catch(() => {}); return { content: [] }; });`, errors: [{ messageId: 'detachedRequest' }] },
+    { code: `server.registerTool('t', {}, async (args, ctx) => { void ctx.mcpReq.elicitInput({ message: 'x', requestedSchema: {} }); return { content: [] }; });`, errors: [{ messageId: 'detachedRequest' }] },
+    { code: V1 + `mcp.tool('t', {}, async () => { const p = mcp.server.listRoots(); return { content: [{ type: 'text', text: String((await p).roots.length) }] }; });`, errors: [inHandler()] },
     // handler passed by name
     { code: V1 + `async function handle() { await mcp.server.listRoots(); return { content: [] }; }\nmcp.tool('t', {}, handle);`, errors: [inHandler()] },
   ],
