@@ -40,6 +40,59 @@ export function functionWithBody(fn: Node, what: string): { fn: FunctionWithBody
   return { fn: f, body };
 }
 
+/** Whether control never continues after `node` (every path returns or throws). */
+export function definitelyExits(node: Node | undefined): boolean {
+  if (!node) return false;
+  if (Node.isReturnStatement(node) || Node.isThrowStatement(node)) return true;
+  if (Node.isBlock(node)) return node.getStatements().some((s) => definitelyExits(s));
+  if (Node.isIfStatement(node)) return definitelyExits(node.getThenStatement()) && definitelyExits(node.getElseStatement());
+  if (Node.isTryStatement(node)) {
+    if (definitelyExits(node.getFinallyBlock())) return true;
+    const catchBlock = node.getCatchClause()?.getBlock();
+    return definitelyExits(node.getTryBlock()) && (!catchBlock || definitelyExits(catchBlock));
+  }
+  return false;
+}
+
+/** The parts of a statement that have run when control continues after it. */
+function partsRunWhenFallingThrough(statement: Node): Node[] {
+  if (Node.isIfStatement(statement)) {
+    const then = statement.getThenStatement();
+    const otherwise = statement.getElseStatement();
+    return [statement.getExpression(), ...(definitelyExits(then) ? [] : [then]), ...(otherwise && !definitelyExits(otherwise) ? [otherwise] : [])];
+  }
+  return [statement];
+}
+
+/** Whether no execution can reach `b` after having reached `a` (`a` comes first in the source). */
+export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
+  let node: Node = a;
+  while (node !== body) {
+    const parent = node.getParent();
+    if (!parent) return false;
+    const holdsB = parent.getPos() <= b.getPos() && b.getEnd() <= parent.getEnd();
+    if (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent)) {
+      const statements = parent.getStatements();
+      for (const s of statements.slice(statements.indexOf(node as Statement) + 1)) {
+        if (s.getPos() <= b.getPos() && b.getEnd() <= s.getEnd()) return false;
+        if (definitelyExits(s)) return true;
+      }
+      if (holdsB) return false;
+    } else if (holdsB) {
+      // a in the then-branch, b in the else-branch of the same if
+      if (Node.isIfStatement(parent)) return parent.getThenStatement() === node;
+      if (Node.isCaseBlock(parent)) {
+        // a's case clause leaves the switch (break/return/throw) before b's clause can be reached
+        const clause = node as Node & { getStatements(): Statement[] };
+        return clause.getStatements().some((s) => definitelyExits(s) || Node.isBreakStatement(s));
+      }
+      return false;
+    }
+    node = parent;
+  }
+  return false;
+}
+
 /** Code that runs before `statement` on its path from the top of `body`. */
 export function precedingCode(statement: Node, body: Node): Node[] {
   const out: Node[] = [];
@@ -50,7 +103,7 @@ export function precedingCode(statement: Node, body: Node): Node[] {
     if (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent)) {
       for (const s of parent.getStatements()) {
         if (s === node) break;
-        out.push(s);
+        out.push(...partsRunWhenFallingThrough(s));
       }
     }
     if (Node.isIfStatement(parent)) out.push(parent.getExpression());
@@ -156,9 +209,14 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   const sites = entries.map((e) => e.site);
   if (points.length === 0) throw new Obstacle('no request point found in the handler');
   let phaseReason: string | undefined;
-  if (points.length > 1) phaseReason = `${points.length} requests in sequence`;
-  else {
-    const point = points[0]!;
+  // Several requests stay write-once when no path reaches more than one of them (if/else, switch cases that return).
+  for (let i = 0; i < points.length && !phaseReason; i++) {
+    for (let j = i + 1; j < points.length && !phaseReason; j++) {
+      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) phaseReason = `${points.length} requests in sequence`;
+    }
+  }
+  for (const point of points) {
+    if (phaseReason) break;
     const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
     if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before the request and must not repeat`;
   }

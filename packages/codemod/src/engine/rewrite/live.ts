@@ -101,6 +101,7 @@ export function isJsonType(type: Type, depth = 0): boolean | undefined {
 
 function syntacticallyJson(init: Node | undefined): boolean {
   if (!init) return false;
+  if (syntacticType(init) !== undefined) return true;
   if (Node.isAwaitExpression(init)) {
     const inner = init.getExpression();
     return Node.isCallExpression(inner) && /\.json$/.test(inner.getExpression().getText());
@@ -131,8 +132,8 @@ function syntacticType(init: Node | undefined): string | undefined {
   if (Node.isPrefixUnaryExpression(init)) return init.getOperatorToken() === SyntaxKind.ExclamationToken ? 'boolean' : 'number';
   if (Node.isCallExpression(init)) {
     const callee = init.getExpression().getText();
-    if (callee === 'String' || /\.(join|toString|trim|toLowerCase|toUpperCase|toFixed|toISOString)$/.test(callee)) return 'string';
-    if (callee === 'Number') return 'number';
+    if (callee === 'String' || /^(crypto\.)?randomUUID$/.test(callee) || /\.(join|toString|trim|toLowerCase|toUpperCase|toFixed|toISOString|toUTCString|padStart|padEnd|substring)$/.test(callee)) return 'string';
+    if (callee === 'Number' || callee === 'Date.now' || /^Math\.\w+$/.test(callee) || callee === 'parseInt' || callee === 'parseFloat') return 'number';
     if (callee === 'Boolean') return 'boolean';
   }
   if (Node.isBinaryExpression(init)) {

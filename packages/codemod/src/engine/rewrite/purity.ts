@@ -27,7 +27,7 @@ const PURE_METHODS = new Set([
   'toSorted', 'toReversed', 'with', 'stringify', 'isArray', 'isInteger', 'fromEntries', 'basename', 'dirname', 'extname',
   'resolve', 'relative', 'format', 'floor', 'ceil', 'round', 'abs', 'trunc', 'sign',
 ]);
-const PURE_CONSTRUCTORS = new Set(['Error', 'TypeError', 'RangeError', 'URL', 'URLSearchParams', 'Map', 'Set', 'Date', 'RegExp', 'McpError', 'ProtocolError']);
+const PURE_CONSTRUCTORS = new Set(['Error', 'TypeError', 'RangeError', 'URL', 'URLSearchParams', 'Map', 'Set', 'RegExp', 'McpError', 'ProtocolError']);
 
 export interface EffectFinding {
   node: Node;
