@@ -15,7 +15,7 @@ import { createTwoFilesPatch } from 'diff';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { DEFAULT_STATE_KEY_ENV } from '@mcp-mrtr/surface';
-import { discoverFiles } from './discover.js';
+import { discoverFiles, type Discovery, type SkippedEntry } from './discover.js';
 import { formatChangedFiles } from './format.js';
 import { applyResult, needsWrite } from './fs/atomic-write.js';
 import { dirtyWorkTrees } from './git.js';
@@ -77,11 +77,11 @@ function progressReporter(): { onProgress?: (done: number, total: number, file: 
   };
 }
 
-function validatePaths(paths: string[], cwd: string, ignore: string[]): string[] {
+function validatePaths(paths: string[], cwd: string, ignore: string[]): Discovery {
   const discovery = discoverFiles(paths, { cwd, ignore });
   const missing = discovery.skipped.filter((s) => s.kind === 'missing');
   if (missing.length > 0) throw new UsageError(`path does not exist: ${missing.map((m) => displayPath(m.path, cwd)).join(', ')}`);
-  return discovery.files;
+  return discovery;
 }
 
 function writeReports(result: MigrationResult, args: CommonArgs, command: 'migrate' | 'check', cwd: string, dryRun: boolean): boolean {
@@ -125,8 +125,12 @@ function exitCodeFor(result: MigrationResult, command: 'migrate' | 'check'): num
   return result.summary.sitesFlagged > 0 ? EXIT_ATTENTION : EXIT_OK;
 }
 
-async function analyse(paths: string[], cwd: string, options: { tsconfig?: string; stateKeyEnv?: string; ignore: string[] }): Promise<MigrationResult> {
-  const discovered = validatePaths(paths, cwd, options.ignore);
+async function analyse(
+  paths: string[],
+  cwd: string,
+  options: { tsconfig?: string; stateKeyEnv?: string; ignore: string[] },
+): Promise<{ result: MigrationResult; skipped: SkippedEntry[] }> {
+  const discovery = validatePaths(paths, cwd, options.ignore);
   const progress = progressReporter();
   // Loaded on demand: the engine pulls in the TypeScript compiler, which --help does not need.
   const { migrateProject } = await import('./migrate.js');
@@ -143,13 +147,14 @@ async function analyse(paths: string[], cwd: string, options: { tsconfig?: strin
   } finally {
     progress.end();
   }
-  return addTestMockSites(result, discovered, (file) => {
+  const withMocks = addTestMockSites(result, discovery.files, (file) => {
     try {
       return fs.readFileSync(file, 'utf8');
     } catch {
       return undefined;
     }
   });
+  return { result: withMocks, skipped: discovery.skipped };
 }
 
 async function runMigrate(args: MigrateArgs): Promise<number> {
@@ -172,7 +177,8 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
     }
   }
 
-  let result = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, stateKeyEnv: args.stateKeyEnv, ignore: args.ignore });
+  const analysed = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, stateKeyEnv: args.stateKeyEnv, ignore: args.ignore });
+  let result = analysed.result;
   let formatter: FormatterOutcome = { kind: 'none' };
   if (args.dryRun) {
     const diff = unifiedDiff(result, cwd);
@@ -189,16 +195,24 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
     );
   }
   const jsonOnStdout = writeReports(result, args, 'migrate', cwd, args.dryRun);
-  const report = formatTextReport(result, { cwd, command: 'migrate', dryRun: args.dryRun, paths: args.paths, formatter, color: useColor() });
+  const report = formatTextReport(result, {
+    cwd,
+    command: 'migrate',
+    dryRun: args.dryRun,
+    paths: args.paths,
+    formatter,
+    skipped: analysed.skipped,
+    color: useColor(),
+  });
   (jsonOnStdout ? err : out)(report);
   return exitCodeFor(result, 'migrate');
 }
 
 async function runCheck(args: CommonArgs): Promise<number> {
   const cwd = process.cwd();
-  const result = await analyse(args.paths, cwd, { ignore: [] });
+  const { result, skipped } = await analyse(args.paths, cwd, { ignore: [] });
   const jsonOnStdout = writeReports(result, args, 'check', cwd, true);
-  const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, color: useColor() });
+  const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, skipped, color: useColor() });
   (jsonOnStdout ? err : out)(report);
   return exitCodeFor(result, 'check');
 }

@@ -5,6 +5,7 @@
  */
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import type { MigrationResult, SiteResult } from '../types.js';
+import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
 
@@ -21,6 +22,8 @@ export interface TextReportOptions {
   /** The paths the run was given, for the follow-up commands. */
   paths: string[];
   formatter?: FormatterOutcome;
+  /** What discovery left out, summarised on one line. */
+  skipped?: SkippedEntry[];
   /** Use ANSI colours. */
   color?: boolean;
 }
@@ -123,6 +126,9 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     }
   }
 
+  const skippedLine = summariseSkipped(options.skipped ?? []);
+  if (skippedLine) out.push('', c.dim(`Not looked at: ${skippedLine}.`));
+
   if (all.length === 0 && failed.length === 0) out.push('', 'Nothing to migrate.');
 
   out.push('');
@@ -132,6 +138,27 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     out.push(`Find every site left to do: ${todoSearchCommand(options.paths)}`);
   }
   return out.join('\n') + '\n';
+}
+
+const SKIP_LABELS: Partial<Record<SkipKind, [string, string]>> = {
+  gitignored: ['path ignored by .gitignore', 'paths ignored by .gitignore'],
+  ignored: ['path matching --ignore', 'paths matching --ignore'],
+  symlink: ['symbolic link (not followed)', 'symbolic links (not followed)'],
+  declaration: ['declaration file', 'declaration files'],
+  unreadable: ['unreadable directory', 'unreadable directories'],
+  unsupported: ['file that is not JS/TS source', 'files that are not JS/TS source'],
+};
+
+/** `2 paths ignored by .gitignore, 1 symbolic link (not followed)`; node_modules and build output go unmentioned. */
+export function summariseSkipped(skipped: SkippedEntry[]): string {
+  const counts = new Map<SkipKind, number>();
+  for (const entry of skipped) counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + 1);
+  const parts: string[] = [];
+  for (const [kind, [one, many]] of Object.entries(SKIP_LABELS) as Array<[SkipKind, [string, string]]>) {
+    const n = counts.get(kind);
+    if (n) parts.push(`${n} ${n === 1 ? one : many}`);
+  }
+  return parts.join(', ');
 }
 
 function colours(on: boolean) {

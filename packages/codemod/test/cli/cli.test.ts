@@ -259,6 +259,7 @@ describe('migrate', () => {
     expect(run.status).toBe(0);
     expect(read(root, 'src/server.ts')).toContain('inputRequired');
     for (const untouched of ['src/generated/server.ts', 'node_modules/dep/index.ts', 'dist/server.js', 'src/types.d.ts']) expect(read(root, untouched)).toBe(MIGRATABLE);
+    expect(run.stdout).toContain('Not looked at: 1 path ignored by .gitignore, 1 declaration file.');
   });
 
   it('does not follow symlinks: a link loop terminates and linked files are not rewritten', () => {
@@ -269,6 +270,7 @@ describe('migrate', () => {
     expect(run.status).toBe(0);
     expect(read(root, 'src/server.ts')).toContain('inputRequired');
     expect(read(root, 'elsewhere/other.ts')).toBe(MIGRATABLE);
+    expect(run.stdout).toContain('Not looked at: 2 symbolic links (not followed).');
   });
 
   it('lists unit tests that mock legacy requests, with advice, and marks them', () => {
