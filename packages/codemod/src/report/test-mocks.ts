@@ -31,7 +31,8 @@ export function looksLikeTestFile(file: string, text: string): boolean {
 }
 
 export const TEST_MOCK_ADVICE =
-  'the migrated handler no longer sends this request, so the mock tests nothing: call the tool/prompt/resource handler, ' +
+  'the migrated handler returns input_required instead of sending this request (only the SDK\'s legacy shim still sends ' +
+  'push requests, and only to 2025-era clients), so the mock no longer tests the handler: call the tool/prompt/resource, ' +
   'assert it returns { resultType: "input_required", inputRequests: { <key>: ... } }, then call it again with ' +
   'inputResponses: { <key>: <answer> } and the returned requestState (or drive it with a 2026-07-28 Client over createMcpHandler, ' +
   'whose elicitation/sampling/roots handlers answer the rounds)';
