@@ -60,6 +60,16 @@ describe('jscodeshift transform', () => {
     expect(read(root, `src/${createdByCli[0]}`)).toBe(read(cli, `src/${createdByCli[0]}`));
   });
 
+  it('passes --stateKeyEnv through to the generated codec module', async () => {
+    const root = makeProject({ 'src/trip.ts': TWO_STEP });
+    await applyTransform(require(transformPath), { stateKeyEnv: 'TRIP_STATE_KEY' }, { path: path.join(root, 'src/trip.ts'), source: TWO_STEP });
+    const created = fs.readdirSync(path.join(root, 'src')).filter((f) => f !== 'trip.ts');
+    expect(created.length).toBe(1);
+    const codec = read(root, `src/${created[0]}`);
+    expect(codec).toContain('process.env.TRIP_STATE_KEY');
+    expect(codec).not.toContain('MCP_REQUEST_STATE_KEY');
+  });
+
   it('runs under the real jscodeshift CLI (npx jscodeshift -t dist/jscodeshift.cjs)', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
     const bin = require.resolve('jscodeshift/bin/jscodeshift.js');
