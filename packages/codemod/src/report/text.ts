@@ -87,12 +87,20 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     }
   }
 
-  if (!check && flagged.length > 0) {
-    out.push('', c.bold(`Not migrated (${flagged.length}), each ${would ? 'would be ' : ''}marked with ${TODO_MARKER}:`));
-    for (const { file, site } of flagged) {
+  const flaggedCode = flagged.filter((x) => x.site.method !== 'test-mock');
+  const testMocks = flagged.filter((x) => x.site.method === 'test-mock');
+  if (!check && flaggedCode.length > 0) {
+    out.push('', c.bold(`Not migrated (${flaggedCode.length}), each ${would ? 'would be ' : ''}marked with ${TODO_MARKER}:`));
+    for (const { file, site } of flaggedCode) {
       out.push(`  ${c.yellow(`${rel(file.path)}:${site.line}`)}  ${site.method}${site.handler ? ` (${site.handler})` : ''}: ${site.reason ?? 'no reason given'}`);
       if (site.advice) out.push(`      ${c.dim(site.advice)}`);
     }
+  }
+  if (!check && testMocks.length > 0) {
+    out.push('', c.bold(`Unit tests that mock legacy requests (${testMocks.length}), each ${would ? 'would be ' : ''}marked with ${TODO_MARKER}:`));
+    for (const { file, site } of testMocks) out.push(`  ${c.yellow(`${rel(file.path)}:${site.line}`)}  ${site.method}: ${site.reason ?? 'no reason given'}`);
+    const advice = testMocks.find((x) => x.site.advice)?.site.advice;
+    if (advice) out.push(`  ${c.dim(`What to do: ${advice}`)}`);
   }
 
   const failed = result.files.filter((f) => f.status === 'failed');

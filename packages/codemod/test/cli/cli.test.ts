@@ -277,8 +277,8 @@ describe('migrate', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'test/server.test.ts': TEST_WITH_MOCK });
     const run = runCli(['migrate', '.', '--json', 'r.json'], root);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/test\/server\.test\.ts:6\s+test-mock: test vi\.spyOn for elicitInput/);
-    expect(run.stdout).toContain('inputResponses');
+    expect(run.stdout).toMatch(/Unit tests that mock legacy requests \(1\), each marked with @mcp-mrtr-todo:\n\s+test\/server\.test\.ts:6\s+test-mock: test vi\.spyOn for elicitInput/);
+    expect(run.stdout).toMatch(/What to do: [^\n]*inputResponses/);
     const lines = read(root, 'test/server.test.ts').split('\n');
     expect(lines[5]).toMatch(/^\s+\/\/ @mcp-mrtr-todo\(test vi\.spyOn for elicitInput/);
     const report = JSON.parse(read(root, 'r.json'));

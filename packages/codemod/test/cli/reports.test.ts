@@ -103,6 +103,7 @@ describe('text report', () => {
     expect(text).toMatch(/flagged\s+2\s+\(roots 1, test mocks 1\)/);
     expect(text).toContain('src/roots watcher.ts:3  roots/list: called from a notification handler');
     expect(text).toContain('move it into a tool');
+    expect(text).toMatch(/Unit tests that mock legacy requests \(1\)[^\n]*\n {2}src\/roots watcher\.ts:9  test-mock: test mock for elicitInput/);
     expect(text).toContain('src/broken.ts: parse error');
     expect(text).toMatch(/Files changed \(2\):\n {2}src\/tools.ts\n {2}src\/roots watcher.ts/);
     expect(text).toContain('- @modelcontextprotocol/sdk@^1.17.0');
