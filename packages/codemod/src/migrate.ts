@@ -93,6 +93,7 @@ interface LoadedFile {
 }
 
 export async function migrateInputs(inputs: SourceInput[], options: MigrateOptions, env: RunEnv = { manifests: false }): Promise<MigrationResult> {
+  const timings = stageTimer();
   const total = inputs.length;
   let done = 0;
   const progress = (file: string) => options.onProgress?.(++done, total, file);
@@ -117,12 +118,14 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     decoded.push({ path: input.path, original: Buffer.from(input.bytes!).toString('utf8'), source: outcome.source });
   }
 
+  timings.mark('decode');
   // 3. pre-filter
   const selection = selectFiles(
     decoded.map((d) => ({ path: d.path, text: d.source.body })),
     { prefilter: options.prefilter !== false },
   );
 
+  timings.mark('prefilter');
   // 4. project
   const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig);
   const project = createProject(typeChecked ? env.tsconfig : undefined);
@@ -145,6 +148,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     loaded.push({ path: d.path, original: d.original, source: d.source, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] });
   }
 
+  timings.mark('load+parse');
   // 5. v1 -> v2 upgrade
   if (options.upgradeV1 !== false) {
     const manifest = env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
@@ -161,6 +165,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
   }
 
+  timings.mark('upgrade');
   // 6. find + reach
   const sites: Site[] = [];
   const handlers: Handler[] = [];
@@ -176,6 +181,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
     progress(file.path);
   }
+  timings.mark('find');
   const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });
   const reachBySite = new Map(reaches.map((r) => [r.site, r]));
   const siteInfo = new Map<Site, { handler?: string; snippet: string; line: number; column: number; file: LoadedFile }>();
@@ -192,6 +198,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     });
   }
 
+  timings.mark('reach');
   // 7. rewrite
   const preRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
   const rewrite = env.rewrite ?? (await loadRewriteStage());
@@ -213,6 +220,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
   }
 
+  timings.mark('rewrite');
   // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
   const serving = new Map<string, ServingFinding[]>();
   for (const file of loaded) {
@@ -225,6 +233,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
   }
 
+  timings.mark('serving');
   // 9. verify
   const verification = verifyChanges(project, loaded, preRewrite, createdFiles, reaches, typeChecked);
   for (const [filePath, reason] of verification.restored) {
@@ -239,6 +248,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
 
+  timings.mark('verify');
   // 10. markers
   for (const file of loaded) {
     if (file.failed) continue;
@@ -257,6 +267,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);
   }
 
+  timings.mark('markers');
   // 11. report
   const sitesByFile = new Map<string, SiteResult[]>();
   for (const site of sites) {
@@ -314,6 +325,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     ? planPackageJsonChanges(files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })))
     : [];
   const allSites = files.flatMap((f) => f.sites);
+  timings.mark('report');
+  timings.done(loaded.length, total);
   return {
     summary: {
       sitesFound: allSites.length,
@@ -395,8 +408,10 @@ function verifyChanges(
     if (error) failures.set(created, `the created file does not parse (${error})`);
   }
   if (typeChecked && changed.length > 0) {
-    const candidates = changed.filter((f) => !failures.has(f.path));
-    const after = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+    // Files without errors after the rewrite need no baseline: only the others are checked again
+    // on their pre-rewrite text (one more program), and only their new errors count.
+    const after = new Map(changed.filter((f) => !failures.has(f.path)).map((f) => [f.path, errorKeys(f.sourceFile)]));
+    const candidates = changed.filter((f) => (after.get(f.path)?.length ?? 0) > 0);
     const rewritten = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
     for (const f of candidates) f.sourceFile.replaceWithText(preRewrite.get(f.path)!);
     const before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
@@ -424,14 +439,13 @@ function verifyChanges(
 }
 
 function errorKeys(sf: SourceFile): string[] {
-  return sf
-    .getPreEmitDiagnostics()
-    .filter((d) => d.getCategory() === ts.DiagnosticCategory.Error)
-    .map((d) => `TS${d.getCode()}: ${flatten(d.getMessageText())}`);
-}
-
-function flatten(message: string | { getMessageText(): string }): string {
-  return typeof message === 'string' ? message : message.getMessageText();
+  // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when
+  // the tsconfig asks for declarations, an emit-sized cost for nothing the rewrite can break
+  const program = sf.getProject().getProgram().compilerObject;
+  const diagnostics = [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)];
+  return diagnostics
+    .filter((d) => d.category === ts.DiagnosticCategory.Error)
+    .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`);
 }
 
 function newErrors(before: string[], after: string[]): string[] {
@@ -475,12 +489,29 @@ function restoreText(_project: Project, file: LoadedFile, text: string): void {
 
 function createProject(tsconfig: string | undefined): Project {
   if (tsconfig) {
-    return new Project({
+    let project: Project | undefined = undefined;
+    project = new Project({
       tsConfigFilePath: tsconfig,
       skipAddingFilesFromTsConfig: true,
       skipFileDependencyResolution: true,
       compilerOptions: { allowJs: true, noEmit: true, skipLibCheck: true },
+      resolutionHost: (host, getOptions) => ({
+        // Types come from dependencies (node_modules, declaration files) and from the files we
+        // loaded; other project sources stay out of the program, so it never grows to the whole
+        // repository through its imports.
+        resolveModuleNames(moduleNames: string[], containingFile: string) {
+          const options = getOptions();
+          return moduleNames.map((name) => {
+            const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
+            if (!resolved) return undefined;
+            const file = resolved.resolvedFileName;
+            if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;
+            return project?.getSourceFile(file) ? resolved : undefined;
+          });
+        },
+      }),
     });
+    return project;
   }
   // Syntactic mode: no lib, no module resolution into node_modules; symbols across the loaded
   // project files still resolve.
@@ -572,4 +603,22 @@ function readNearestManifest(start: string): Record<string, unknown> | undefined
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/** `MCP_MRTR_TIMINGS=1` prints how long each stage took (stderr). */
+function stageTimer() {
+  const enabled = process.env.MCP_MRTR_TIMINGS === '1';
+  let last = performance.now();
+  const marks: string[] = [];
+  return {
+    mark(stage: string) {
+      if (!enabled) return;
+      const now = performance.now();
+      marks.push(`${stage} ${Math.round(now - last)}ms`);
+      last = now;
+    },
+    done(loaded: number, total: number) {
+      if (enabled) process.stderr.write(`mcp-mrtr timings (${loaded}/${total} files loaded): ${marks.join(', ')}\n`);
+    },
+  };
 }

@@ -15,7 +15,7 @@ import {
   type MrtrMethod,
 } from '@mcp-mrtr/surface';
 import type { Handler, HandlerRegistration } from '../model.js';
-import type { FindContext } from './receivers.js';
+import { isServerReceiver, type FindContext } from './receivers.js';
 import { classifyType, declarationOf, functionOfDeclaration, isFunctionNode, nameText, resolveCallee, safeType, unwrapExpression, type FunctionLike } from './resolve.js';
 
 /** A `setRequestHandler` / `setNotificationHandler` registration that is not MRTR-capable. */
@@ -44,7 +44,7 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     if (!callee || !Node.isPropertyAccessExpression(callee)) continue;
     const api = callee.getName();
     if (!(api in REGISTRATION_APIS) && api !== LOW_LEVEL_REGISTRATION && api !== NOTIFICATION_REGISTRATION) continue;
-    if (!receiverMayBeServer(callee.getExpression(), ctx)) continue;
+    if (!receiverMayBeServer(callee.getExpression(), api, ctx)) continue;
     const args = call.getArguments();
     const fn = handlerFunction(args[args.length - 1]);
     if (!fn) continue;
@@ -70,11 +70,15 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
   return { handlers, others };
 }
 
-function receiverMayBeServer(receiver: Node, ctx: FindContext): boolean {
-  if (!ctx.typeChecked) return true;
+/** Generic registration names (`tool`, `prompt`, `resource`) need a server-like receiver. */
+const GENERIC_REGISTRATIONS = ['tool', 'prompt', 'resource'];
+
+function receiverMayBeServer(receiver: Node, api: string, ctx: FindContext): boolean {
+  if (!GENERIC_REGISTRATIONS.includes(api) || !ctx.typeChecked) return true;
+  if (isServerReceiver(receiver, ctx)) return true;
+  // the receiver itself (not a callback parameter): a cheap query that vetoes other libraries' `tool()`
   const type = safeType(receiver);
-  if (!type) return true;
-  return classifyType(type, [...SERVER_CLASSES]) !== 'other';
+  return !type || classifyType(type, [...SERVER_CLASSES]) !== 'other';
 }
 
 /** The function a registration's last argument holds: inline, by name, `obj.method`, `.bind(...)`. */

@@ -15,76 +15,84 @@ export interface FindContext {
 
 const SERVER_ANNOTATION = new RegExp(`\\b(${SERVER_CLASSES.join('|')})\\b`);
 
-export function isServerReceiver(expr: Node | undefined, ctx: FindContext, depth = 0): boolean {
+/**
+ * How sure the syntax alone is that an expression holds an MCP server: `strong` (construction,
+ * `.server`, a `Server`/`McpServer` annotation, an alias of one of those), `weak` (only the name
+ * looks like a server), `none`. Types are consulted only to veto weak evidence: type queries inside
+ * registration callbacks cost an overload resolution each, and strong evidence needs none.
+ */
+type Evidence = 'strong' | 'weak' | 'none';
+
+export function isServerReceiver(expr: Node | undefined, ctx: FindContext): boolean {
   const node = unwrapExpression(expr);
-  if (!node || depth > 5) return false;
-  if (ctx.typeChecked) {
-    const type = safeType(node);
-    if (type) {
-      const verdict = classifyType(type, SERVER_CLASSES);
-      if (verdict === 'mcp') return true;
-      if (verdict === 'other') return false;
-    }
-  }
-  return isServerSyntactically(node, ctx, depth);
+  if (!node) return false;
+  const evidence = serverEvidence(node, 0);
+  if (evidence === 'none') return false;
+  if (evidence === 'strong' || !ctx.typeChecked) return true;
+  const type = safeType(node);
+  return !type || classifyType(type, SERVER_CLASSES) !== 'other';
 }
 
-function isServerSyntactically(node: Node, ctx: FindContext, depth: number): boolean {
+function serverEvidence(node: Node, depth: number): Evidence {
+  if (depth > 5) return 'none';
   if (Node.isThisExpression(node)) {
     const cls = node.getFirstAncestor((a) => Node.isClassDeclaration(a) || Node.isClassExpression(a));
     const heritage = cls && (Node.isClassDeclaration(cls) || Node.isClassExpression(cls)) ? cls.getExtends()?.getExpression().getText() : undefined;
-    return heritage !== undefined && SERVER_ANNOTATION.test(heritage);
+    return heritage !== undefined && SERVER_ANNOTATION.test(heritage) ? 'strong' : 'none';
   }
   if (Node.isNewExpression(node)) {
     const cls = node.getExpression().getText();
-    return (SERVER_CLASSES as readonly string[]).includes(cls.split('.').pop() ?? cls);
+    return (SERVER_CLASSES as readonly string[]).includes(cls.split('.').pop() ?? cls) ? 'strong' : 'none';
+  }
+  if (Node.isAwaitExpression(node) || Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isNonNullExpression(node)) {
+    const inner = unwrapExpression(Node.isAwaitExpression(node) ? node.getExpression() : node);
+    return inner && inner !== node ? serverEvidence(inner, depth + 1) : 'none';
   }
   if (Node.isPropertyAccessExpression(node)) {
     const name = node.getName();
-    return name === MCP_SERVER_INNER_PROPERTY || SERVER_LIKE_NAME_PATTERN.test(name);
+    if (name === MCP_SERVER_INNER_PROPERTY) return 'strong';
+    return SERVER_LIKE_NAME_PATTERN.test(name) ? 'weak' : 'none';
   }
   if (Node.isIdentifier(node)) {
     const name = node.getText();
+    const byName: Evidence = SERVER_LIKE_NAME_PATTERN.test(name) ? 'weak' : 'none';
     const decl = declarationOf(node);
-    if (decl) {
-      if (Node.isVariableDeclaration(decl)) {
-        const init = decl.getInitializer();
-        if (init && isServerReceiver(init, ctx, depth + 1)) return true;
-        const annotation = decl.getTypeNode()?.getText();
-        if (annotation && SERVER_ANNOTATION.test(annotation)) return true;
-      } else if (Node.isBindingElement(decl)) {
-        const property = decl.getPropertyNameNode()?.getText() ?? decl.getName();
-        if (property === MCP_SERVER_INNER_PROPERTY) return true;
-      } else if (Node.isParameterDeclaration(decl)) {
-        const annotation = decl.getTypeNode()?.getText();
-        if (annotation && SERVER_ANNOTATION.test(annotation)) return true;
-      } else if (Node.isClassDeclaration(decl) || Node.isFunctionDeclaration(decl)) {
-        return false;
-      }
+    if (!decl) return byName;
+    if (Node.isVariableDeclaration(decl)) {
+      const annotation = decl.getTypeNode()?.getText();
+      if (annotation && SERVER_ANNOTATION.test(annotation)) return 'strong';
+      const init = unwrapExpression(decl.getInitializer());
+      const fromInit = init ? serverEvidence(init, depth + 1) : 'none';
+      return fromInit !== 'none' ? fromInit : byName;
     }
-    return SERVER_LIKE_NAME_PATTERN.test(name);
+    if (Node.isBindingElement(decl)) {
+      const property = decl.getPropertyNameNode()?.getText() ?? decl.getName();
+      return property === MCP_SERVER_INNER_PROPERTY ? 'weak' : byName;
+    }
+    if (Node.isParameterDeclaration(decl)) {
+      const annotation = decl.getTypeNode()?.getText();
+      if (annotation && SERVER_ANNOTATION.test(annotation)) return 'strong';
+      return byName;
+    }
+    if (Node.isClassDeclaration(decl) || Node.isFunctionDeclaration(decl)) return 'none';
+    return byName;
   }
-  return false;
+  return 'none';
 }
 
 /** `ctx.mcpReq` (v2 per-request helpers). */
 export function isMcpReqReceiver(expr: Node | undefined, ctx: FindContext): boolean {
   const node = unwrapExpression(expr);
-  if (!node || !Node.isPropertyAccessExpression(node) || node.getName() !== CTX_MCPREQ_PROPERTY) return false;
-  return typeAllows(node, ctx);
+  void ctx;
+  return node !== undefined && Node.isPropertyAccessExpression(node) && node.getName() === CTX_MCPREQ_PROPERTY;
 }
 
-/** A handler's `extra` (v1) / `ctx` (v2) or anything whose type is not known to be foreign. */
+/**
+ * A handler's `extra` (v1) / `ctx` (v2). `sendRequest` with one of the three legacy methods (or
+ * result schemas) in its arguments is evidence enough; the receiver is not type-queried (its type
+ * comes from the registration call's overload resolution, the most expensive query there is).
+ */
 export function isRequestContextReceiver(expr: Node | undefined, ctx: FindContext): boolean {
-  const node = unwrapExpression(expr);
-  if (!node) return false;
-  return typeAllows(node, ctx);
-}
-
-/** False only when the type checker positively says the value is not from an MCP package. */
-function typeAllows(node: Node, ctx: FindContext): boolean {
-  if (!ctx.typeChecked) return true;
-  const type = safeType(node);
-  if (!type) return true;
-  return classifyType(type) !== 'other';
+  void ctx;
+  return unwrapExpression(expr) !== undefined;
 }

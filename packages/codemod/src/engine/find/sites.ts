@@ -110,11 +110,47 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
     return undefined;
   }
 
-  if (Node.isIdentifier(callee)) {
+  if (Node.isIdentifier(callee) && mayBeAlias(call.getSourceFile(), callee.getText())) {
     const ref = aliasedReference(callee, ctx);
     if (ref) return finishReference(call, ref, args, ctx);
   }
   return undefined;
+}
+
+const LEGACY_NAME = /\b(elicitInput|createMessage|listRoots|requestSampling|sendRequest|request|send)\b/;
+const LEGACY_REFERENCE = /\b(elicitInput|createMessage|listRoots|requestSampling|sendRequest)\b(?!\s*\()/;
+const aliasNames = new WeakMap<SourceFile, { text: string; names: Set<string> | 'all' }>();
+
+/**
+ * Names in the file that may hold a legacy request function: variables/bindings whose declaration
+ * mentions one of the legacy names. Resolving every called identifier through the checker would
+ * cost a symbol lookup per call; this keeps it to the few that matter. A file that passes a method
+ * reference around (`fn(server.elicitInput.bind(server))`) resolves every called name.
+ */
+function mayBeAlias(sourceFile: SourceFile, name: string): boolean {
+  const text = sourceFile.getFullText();
+  const cached = aliasNames.get(sourceFile);
+  let names = cached?.text === text ? cached.names : undefined;
+  if (!names) {
+    if (LEGACY_REFERENCE.test(text)) names = 'all';
+    else {
+      const found = new Set<string>();
+      for (const decl of sourceFile.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+        if (LEGACY_NAME.test(decl.getText())) for (const id of decl.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier)) found.add(id.getText());
+        const nameNode = decl.getNameNode();
+        if (Node.isIdentifier(nameNode) && LEGACY_NAME.test(decl.getText())) found.add(nameNode.getText());
+      }
+      for (const param of sourceFile.getDescendantsOfKind(SyntaxKind.Parameter)) {
+        const nameNode = param.getNameNode();
+        if (!Node.isIdentifier(nameNode) && LEGACY_NAME.test(nameNode.getText())) {
+          for (const id of nameNode.getDescendantsOfKind(SyntaxKind.Identifier)) found.add(id.getText());
+        }
+      }
+      names = found;
+    }
+    aliasNames.set(sourceFile, { text, names });
+  }
+  return names === 'all' || names.has(name);
 }
 
 /** A reference to a legacy request function that is called later (`.bind`, alias, destructuring). */
