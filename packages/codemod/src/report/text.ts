@@ -52,7 +52,8 @@ function quote(arg: string): string {
 }
 
 export function todoSearchCommand(paths: string[]): string {
-  return `grep -rn --exclude-dir=node_modules '${TODO_MARKER}' ${paths.map(quote).join(' ')}`;
+  // Source files only, so reports that quote the marker (JSON, SARIF) are not listed.
+  return `grep -rn --exclude-dir=node_modules --include='*.[jt]s' --include='*.[jt]sx' --include='*.[cm][jt]s' '${TODO_MARKER}' ${paths.map(quote).join(' ')}`;
 }
 
 export function formatTextReport(result: MigrationResult, options: TextReportOptions): string {

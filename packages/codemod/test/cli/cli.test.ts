@@ -86,13 +86,14 @@ describe('migrate', () => {
     expect(read(root, 'src/math.ts')).toBe(PLAIN);
     expect(run.stdout).toMatch(/migrated\s+1\s+\(elicitation 1\)/);
     expect(run.stdout).toContain('Files changed (1):\n  src/server.ts');
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules '@mcp-mrtr-todo' src");
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules --include='*.[jt]s' --include='*.[jt]sx' --include='*.[cm][jt]s' '@mcp-mrtr-todo' src");
   });
 
   it('flags what it cannot migrate with an @mcp-mrtr-todo marker, lists file:line and reason, exits 1; the last line finds the markers', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
-    const run = runCli(['migrate', 'src'], root);
+    const run = runCli(['migrate', 'src', '--sarif', 'src/mrtr.sarif'], root);
     expect(run.status).toBe(1);
+    expect(read(root, 'src/mrtr.sarif')).toContain('@mcp-mrtr-todo');
     const roots = read(root, 'src/roots.ts').split('\n');
     const call = roots.findIndex((l) => l.includes('await server.server.listRoots()'));
     expect(roots[call - 1]).toMatch(/^\s*\/\/ @mcp-mrtr-todo/);
@@ -100,7 +101,7 @@ describe('migrate', () => {
     const last = run.stdout.trimEnd().split('\n').at(-1)!;
     const command = last.replace('Find every site left to do: ', '');
     const found = execFileSync('sh', ['-c', command], { cwd: root, encoding: 'utf8' });
-    expect(found).toContain('src/roots.ts:7:');
+    expect(found.trim().split('\n')).toEqual([expect.stringMatching(/^src\/roots\.ts:7:\s+\/\/ @mcp-mrtr-todo/)]);
   });
 
   it('refuses with 2 in a git work tree with uncommitted changes; --force proceeds; a clean tree proceeds', () => {

@@ -24,7 +24,7 @@ describe('demo', () => {
     expect(out).toContain('+++ b/src/server.ts');
     expect(out).toMatch(/mcp-mrtr migrate: \d+ legacy sites/);
     expect(out).toMatch(/Not migrated \(1\)[^\n]*\n\s+src\/server\.ts:\d+\s+roots\/list/);
-    expect(out).toContain("Find every site left to do: grep -rn --exclude-dir=node_modules '@mcp-mrtr-todo' .");
+    expect(out).toContain("Find every site left to do: grep -rn --exclude-dir=node_modules --include='*.[jt]s' --include='*.[jt]sx' --include='*.[cm][jt]s' '@mcp-mrtr-todo' .");
     // the conversation: every step completes, the wizard takes three rounds with sealed state
     expect(out).toContain('connected: protocol 2026-07-28');
     expect(out).toContain('← result: Deleted notes/old.md.');

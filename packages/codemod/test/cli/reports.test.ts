@@ -110,7 +110,7 @@ describe('text report', () => {
     expect(text).toContain('+ @modelcontextprotocol/server@^2.4.0');
     expect(text).toContain('npx prettier --write src/tools.ts');
     const lines = text.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules '@mcp-mrtr-todo' src");
+    expect(lines.at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules --include='*.[jt]s' --include='*.[jt]sx' --include='*.[cm][jt]s' '@mcp-mrtr-todo' src");
   });
   it('check lists every legacy site with what migrate would do', () => {
     const text = formatTextReport(sampleResult(), { cwd, command: 'check', paths: ['src'] });
