@@ -231,7 +231,7 @@ export function createServer(): McpServer {
     expect(linked.result?.content).toEqual([{ type: 'text', text: 'events' }]);
   }, 60_000);
 
-  it('re-asks on invalid or missing elicitation content instead of completing (validate-input)', async () => {
+  it('re-asks on a missing or malformed answer and rejects accepted content that breaks requestedSchema, as v1 did', async () => {
     const { dir } = await migrate('validate', {
       'server.ts': `${V1}export function createServer(): McpServer {
   const server = new McpServer({ name: 's', version: '1' });
@@ -246,8 +246,11 @@ export function createServer(): McpServer {
     const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => McpServer };
     const handler = createMcpHandler(() => mod.createServer());
     const bad = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 12345 } } } });
-    expect(bad.result?.resultType).toBe('input_required');
-    expect(Object.keys(bad.result!.inputRequests!)).toEqual(['user_name']);
+    const rejected = bad.error?.message ?? (bad.result?.isError ? JSON.stringify(bad.result.content) : undefined);
+    expect(rejected).toMatch(/does not match requested schema/);
+    const notAnObject = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: 12345 } });
+    expect(notAnObject.result?.resultType).toBe('input_required');
+    expect(Object.keys(notAnObject.result!.inputRequests!)).toEqual(['user_name']);
     const wrongKey = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { other: { action: 'accept', content: { name: 'x' } } } });
     expect(wrongKey.result?.resultType).toBe('input_required');
     const good = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, extra: { action: 'cancel' } } });

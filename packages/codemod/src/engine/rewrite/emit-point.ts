@@ -71,6 +71,7 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
   for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
   lines.push(`  ${ask(`{ ${requests.join(', ')} }`)}`);
   lines.push('}');
+  for (const plan of plans) lines.push(...(plan.afterAnswer ?? []));
   if (point.kind === 'parallel') {
     const decl = point.binding.kind === 'declare' ? point.binding.declKind : 'const';
     plans.forEach((plan, i) => {
@@ -102,6 +103,7 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
   const plans = reads(point, env, point.keys.map(keyLiteral));
   const lines: string[] = [];
   for (const plan of plans) lines.push(...plan.prelude.filter((l) => !/Answer = |Content = /.test(l)));
+  for (const plan of plans) plan.afterAnswer = [];
   for (const plan of plans) lines.push(...plan.capabilityCheck);
   lines.push(ask(`{ ${plans.map((plan, i) => `${keyProperty(point.keys[i]!)}: ${plan.builder}`).join(', ')} }`));
   return lines;

@@ -45,6 +45,8 @@ export interface ReadPlan {
   missing: string;
   /** `inputRequired.<builder>(...)` expression for the embedded request. */
   builder: string;
+  /** Statements after the missing-branch, before the value is used (validation of the answer). */
+  afterAnswer?: string[];
   /** Capability-check statements to run right before asking (legacy behaviour without the capability). */
   capabilityCheck: string[];
   /** Expression of the legacy-shaped result, valid after the `missing` branch returned. */
@@ -134,13 +136,20 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
       env.types.add('ElicitRequestFormParams');
       prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
-      // v1 validated accepted content against requestedSchema; MRTR does not: validate, re-ask when invalid.
       prelude.push(
         `const ${content} = ${TARGET.acceptedContent}(${responses}, ${keyExpr}, ${TARGET.fromJsonSchema}${env.ts ? "<ElicitResult['content']>" : ''}(${request}.requestedSchema));`,
       );
+      env.values.add('ProtocolError');
+      env.values.add('ProtocolErrorCode');
       return {
         prelude,
-        missing: `${answer}.kind !== 'elicit' || (${answer}.action === 'accept' && ${content} === undefined)`,
+        missing: `${answer}.kind !== 'elicit'`,
+        // v1 rejected accepted content that does not match requestedSchema (-32602); MRTR does not validate, so the handler does.
+        afterAnswer: [
+          `if (${answer}.action === 'accept' && ${answer}.content !== undefined && ${content} === undefined) {`,
+          `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Elicitation response content does not match requested schema');`,
+          '}',
+        ],
         builder: `${TARGET.inputRequired}.elicit(${request})`,
         capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps),
         value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
