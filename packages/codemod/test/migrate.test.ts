@@ -198,3 +198,18 @@ describe('migrateInputs: verification', () => {
     expect(out!.output).toContain("const answer = { action: 'accept' };");
   });
 });
+
+describe('pre-filter correctness on the fixtures', () => {
+  it('finds the same sites in fixtures/cases with and without the text pre-filter', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-prefilter-'));
+    dirs.push(dir);
+    fs.cpSync(path.join(REPO, 'fixtures/cases'), path.join(dir, 'cases'), { recursive: true });
+    fs.cpSync(path.join(REPO, 'fixtures/support'), path.join(dir, 'support'), { recursive: true });
+    const sitesOf = (r: Awaited<ReturnType<typeof migrateProject>>) =>
+      r.files.flatMap((f) => f.sites.map((s) => `${path.basename(f.path)}:${s.line}:${s.column}:${s.method}:${s.status}`)).sort();
+    const withFilter = await migrateProject(['cases', 'support'], { cwd: dir });
+    const without = await migrateProject(['cases', 'support'], { cwd: dir, prefilter: false });
+    expect(sitesOf(withFilter).length).toBeGreaterThan(20);
+    expect(sitesOf(withFilter)).toEqual(sitesOf(without));
+  });
+});

@@ -52,6 +52,12 @@ server.registerPrompt('intro', { description: 'Intro' }, async () => ({
   messages: [{ role: 'user', content: { type: 'text', text: 'Introduce yourself' } }],
 }));
 
+registerExtras(server);
+
+function registerExtras(target: McpServer) {
+  target.registerTool('time', { description: 'Time' }, async () => ({ content: [{ type: 'text', text: new Date().toISOString() }] }));
+}
+
 await server.connect(new StdioServerTransport());
 `;
 
@@ -132,7 +138,8 @@ describe('serving: stdio', () => {
     expect(out.output).toContain(`\nserveStdio(createServer);\n`);
     expect(out.output).toContain(`const greeting = 'Hello';`);
     expect(out.output).not.toContain('server.connect');
-    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[17, 'serving', 'migrated']]);
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[23, 'serving', 'migrated']]);
+    expect(out.output).toContain(`  registerExtras(server);\n  return server;\n}`);
   });
 
   it('produces code that typechecks against the real v2 packages', () => {

@@ -368,9 +368,9 @@ function callSending(object: Node): CallExpression | undefined {
  */
 export function receiverNameOf(node: Node): string | undefined {
   if (Node.isThrowStatement(node)) return undefined;
-  let { parent, child } = valueParent(node);
+  const { parent, child } = valueParent(node);
   // `(await x.elicitInput(...)).content` and `const { action } = await ...` name nothing reliable.
-  while (parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === child) return undefined;
+  if (parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === child) return undefined;
   if (!parent) return undefined;
   if (Node.isVariableDeclaration(parent)) {
     const nameNode = parent.getNameNode();
@@ -387,6 +387,5 @@ export function receiverNameOf(node: Node): string | undefined {
     const fn = Node.isArrowFunction(parent) ? parent : parent.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isFunctionExpression(a) || Node.isArrowFunction(a) || Node.isMethodDeclaration(a));
     return fn ? functionName(fn) : undefined;
   }
-  void child;
   return undefined;
 }

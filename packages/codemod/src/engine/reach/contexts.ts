@@ -23,8 +23,6 @@ export interface EntryContext {
   description: string;
 }
 
-const line = (node: Node) => node.getStartLineNumber();
-
 /** The non-handler context a function is registered in, judged from where the function value goes. */
 export function entryContextOf(fn: Node): EntryContext | undefined {
   if (Node.isMethodDeclaration(fn)) {

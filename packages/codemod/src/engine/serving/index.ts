@@ -39,8 +39,6 @@ export interface ServingFinding {
 }
 
 const STDIO = STDIO_TRANSPORT;
-const HTTP = HTTP_TRANSPORTS[0]!;
-const SSE = SSE_TRANSPORTS[0]!;
 const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPORTS];
 
 export const SERVING_ADVICE = {
@@ -231,7 +229,7 @@ function wrapConstruction(
     const statement = siblings.find((s) => s.containsRange(use.getPos(), use.getEnd()));
     if (!statement || statement === connectStatement) return `'${name}' is used outside the statements that set it up`;
     if (statement.getStart() < declaration.getStart() || statement.getStart() > connectStatement.getStart()) return `'${name}' is used after connecting (serveStdio owns the instance)`;
-    if (!Node.isExpressionStatement(statement) || leftmostIdentifier(statement.getExpression()) !== name) return `'${name}' is used in a statement that is not a registration on it`;
+    if (!Node.isExpressionStatement(statement) || !isSetUpStatement(statement.getExpression(), name)) return `'${name}' is used in a statement that is not a registration on it`;
     if (statement.getDescendantsOfKind(SyntaxKind.AwaitExpression).some((a) => !a.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x) || Node.isArrowFunction(x) || Node.isFunctionExpression(x))))
       return 'a registration awaits at the top level';
     if (!moved.includes(statement)) moved.push(statement);
@@ -245,6 +243,20 @@ function wrapConstruction(
   const body = [declaration, ...moved].map((s) => reindent(s.getText(), indentOf(sourceFile, s), indent + unit)).join('\n');
   const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
   return { name: factory, text, moved };
+}
+
+/** `server.registerTool(...)`, `server.server.oninitialized = ...`, `registerTools(server)`. */
+function isSetUpStatement(expr: Node, name: string): boolean {
+  if (leftmostIdentifier(expr) === name) return true;
+  const call = unwrapExpression(expr);
+  return (
+    call !== undefined &&
+    Node.isCallExpression(call) &&
+    call.getArguments().some((a) => {
+      const arg = unwrapExpression(a);
+      return arg !== undefined && Node.isIdentifier(arg) && arg.getText() === name;
+    })
+  );
 }
 
 function leftmostIdentifier(expr: Node): string | undefined {
