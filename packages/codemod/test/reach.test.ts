@@ -125,3 +125,39 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     ]);
   });
 });
+
+describe('computeReaches: across module systems', () => {
+  it('follows renamed ES imports and CommonJS require destructuring (plain JS)', () => {
+    const project = virtualProject();
+    const helper = addSource(project, `async function confirmAction(server, message) {
+  const confirmed = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return confirmed.action === 'accept';
+}
+module.exports = { confirmAction };
+`, '.cjs', 'cjs-helper.cjs');
+    const main = addSource(project, `const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+const { confirmAction } = require('./cjs-helper.cjs');
+function createServer() {
+  const mcp = new McpServer({ name: 'x', version: '1' });
+  mcp.tool('wipe', async () => ({ content: [], ok: await confirmAction(mcp.server, 'Wipe?') }));
+  return mcp;
+}
+module.exports = { createServer };
+`, '.cjs', 'cjs-main.cjs');
+    const esmHelper = addSource(project, `export default async function summarize(server, text) {
+  return server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 9 });
+}
+export async function listAll(server) { return server.listRoots(); }
+`, '.mjs', 'esm-helper.mjs');
+    const esmMain = addSource(project, `import sum, { listAll as roots } from './esm-helper.mjs';
+export function register(server) {
+  server.registerTool('digest', {}, async () => ({ content: [], s: await sum(server, 'x'), r: await roots(server) }));
+}
+`, '.mjs', 'esm-main.mjs');
+    expect(reachesOf([helper, main, esmHelper, esmMain], false)).toEqual([
+      { line: 2, file: 'cjs-helper.cjs', handlers: ['wipe:1'], contexts: [] },
+      { line: 2, file: 'esm-helper.mjs', handlers: ['digest:1'], contexts: [] },
+      { line: 4, file: 'esm-helper.mjs', handlers: ['digest:1'], contexts: [] },
+    ]);
+  });
+});

@@ -19,8 +19,14 @@ export function declarationOf(id: Node): Node | undefined {
   if (!symbol) return undefined;
   const declarations = symbol.getDeclarations();
   const first = declarations[0];
-  if (first && (Node.isImportSpecifier(first) || Node.isImportClause(first) || Node.isNamespaceImport(first) || Node.isExportSpecifier(first))) {
-    const aliased = symbol.getAliasedSymbol();
+  // imports, re-exports and (in JS) `const { x } = require('./y')` are aliases of the target symbol
+  if (first && (symbol.isAlias() || Node.isImportSpecifier(first) || Node.isImportClause(first) || Node.isNamespaceImport(first) || Node.isExportSpecifier(first))) {
+    let aliased: MorphSymbol | undefined;
+    try {
+      aliased = symbol.getAliasedSymbol();
+    } catch {
+      aliased = undefined;
+    }
     return aliased?.getDeclarations()[0] ?? first;
   }
   // `const { x } = require('./y')` and shorthand properties resolve through the value declaration.

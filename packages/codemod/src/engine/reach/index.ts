@@ -124,15 +124,35 @@ class CallGraph {
   private callersOf(fn: FunctionLike): CallExpression[] {
     const cached = this.callerCache.get(fn);
     if (cached) return cached;
-    const name = functionName(fn);
     const result: CallExpression[] = [];
-    if (name) {
+    for (const name of this.namesOf(fn)) {
       for (const call of this.callIndex().get(name) ?? []) {
-        if (resolveCallee(call.getExpression()) === fn) result.push(call);
+        if (!result.includes(call) && resolveCallee(call.getExpression()) === fn) result.push(call);
       }
     }
     this.callerCache.set(fn, result);
     return result;
+  }
+
+  /** The function's own name and the local names it is imported under (`import { a as b }`, default imports). */
+  private namesOf(fn: FunctionLike): string[] {
+    const own = functionName(fn);
+    const names = new Set<string>(own ? [own] : []);
+    const isDefault = Node.isFunctionDeclaration(fn) && fn.isDefaultExport();
+    for (const sf of this.input.sourceFiles) {
+      for (const decl of sf.getImportDeclarations()) {
+        if (isDefault) {
+          const local = decl.getDefaultImport()?.getText();
+          if (local) names.add(local);
+        }
+        if (!own) continue;
+        for (const spec of decl.getNamedImports()) {
+          const alias = spec.getAliasNode()?.getText();
+          if (alias && spec.getName() === own) names.add(alias);
+        }
+      }
+    }
+    return [...names];
   }
 
   /** Calls in every loaded file, indexed by the called name (`f()`, `x.f()`): resolved lazily. */
