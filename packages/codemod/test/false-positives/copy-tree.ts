@@ -1,13 +1,26 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { SKIPPED_DIRECTORIES } from '../../src/discover.js';
+
+/**
+ * Where a corpus file lands in the copy: directory names that discovery never enters on purpose
+ * (`build/`, `dist/`, ...) get a suffix, so the copied code is really analysed.
+ */
+export function copiedPath(rel: string): string {
+  return rel
+    .split('/')
+    .map((seg, i, all) => (i < all.length - 1 && Object.hasOwn(SKIPPED_DIRECTORIES, seg) ? `${seg}-src` : seg))
+    .join('/');
+}
 
 /** Copies `files` (relative to `base`) into a fresh temp dir outside the repo (no tsconfig above it). */
 export function copyToTemp(prefix: string, base: string, files: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), `mrtr-${prefix}-`));
   for (const rel of files) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    copyFileSync(join(base, rel), join(dir, rel));
+    const target = join(dir, copiedPath(rel));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(base, rel), target);
   }
   return dir;
 }

@@ -4,12 +4,13 @@
  * byte and fails on no file. The pre-filter is switched off so every file goes through the full
  * find/reach analysis, not just the text scan.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateProject } from '../../src/index.js';
 import type { MigrationResult } from '../../src/types.js';
-import { copyToTemp, removeTree, snapshotTree } from './copy-tree.js';
+import { copiedPath, copyToTemp, removeTree, snapshotTree } from './copy-tree.js';
 import { REPO_ROOT, negativeCorpus, positiveControl } from './corpus.js';
 
 const scanned: Record<string, number> = {};
@@ -26,6 +27,12 @@ async function scan(name: string, base: string, files: string[]): Promise<{ dir:
   tempDirs.push(dir);
   const result = await migrateProject([dir], { cwd: dir, write: false, prefilter: false });
   return { dir, result };
+}
+
+/** Every corpus file was really analysed (discovery did not skip it). */
+function expectAllAnalysed(dir: string, result: MigrationResult, files: string[]): void {
+  const seen = new Set(result.files.map((f) => f.path));
+  expect(files.filter((rel) => !seen.has(join(dir, copiedPath(rel))))).toEqual([]);
 }
 
 function expectNothingToDo(dir: string, result: MigrationResult, before: Map<string, Buffer>): void {
@@ -46,6 +53,7 @@ describe('engine: no false rewrites on real non-MCP code', () => {
     it(`${group.name} (${group.files.length} files): no site, no change, no failure`, async () => {
       const { dir, result } = await scan(group.name, group.base, group.files);
       const before = snapshotTree(dir);
+      expectAllAnalysed(dir, result, group.files);
       expectNothingToDo(dir, result, before);
       scanned[group.name] = group.files.length;
     }, 60_000);
@@ -62,6 +70,7 @@ describe('engine: no false rewrites on real non-MCP code', () => {
     tempDirs.push(dir);
     const before = snapshotTree(dir);
     const result = await migrateProject([dir], { cwd: dir, write: false, prefilter: false });
+    expectAllAnalysed(dir, result, outputs.map((f) => `cases/${f}`));
     expectNothingToDo(dir, result, before);
     scanned['mrtr-fixture-outputs'] = outputs.length;
     // Vacuous until the fixtures land; the fixture set is expected to grow past a handful.
@@ -81,21 +90,23 @@ describe('engine: no false rewrites on real non-MCP code', () => {
 
 describe('CLI: check and migrate --dry-run on real non-MCP code', () => {
   const cli = join(REPO_ROOT, 'packages/codemod/dist/cli.js');
-  it.runIf(existsSync(cli))('sdk dists: exit 0, no site, no byte changed', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const groups = negativeCorpus().filter((g) => g.name.startsWith('sdk-'));
-    for (const group of groups) {
+  for (const group of negativeCorpus().filter((g) => g.name.startsWith('sdk-'))) {
+    it(`${group.name}: check exits 0 with no site, migrate --dry-run prints no diff, no byte changed`, () => {
+      expect(existsSync(cli), 'the CLI must be built (npm test builds first)').toBe(true);
       const dir = copyToTemp(`fp-cli-${group.name}`, group.base, group.files);
       tempDirs.push(dir);
       const before = snapshotTree(dir);
-      const jsonOut = join(dir, '..', `${dir.split('/').pop()}-check.json`);
-      execFileSync(process.execPath, [cli, 'check', dir, '--json', jsonOut], { cwd: dir, stdio: 'pipe' });
+      const jsonOut = `${dir}-check.json`;
+      tempDirs.push(jsonOut);
+      const check = spawnSync(process.execPath, [cli, 'check', dir, '--json', jsonOut], { cwd: dir, encoding: 'utf8' });
       const report = JSON.parse(readFileSync(jsonOut, 'utf8'));
-      expect(report.summary.sitesFound, group.name).toBe(0);
-      const dry = execFileSync(process.execPath, [cli, 'migrate', dir, '--dry-run'], { cwd: dir, stdio: 'pipe' }).toString();
-      expect(dry).not.toMatch(/^\+\+\+ /m);
+      expect(report.summary.sitesFound, check.stdout).toBe(0);
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+      const dry = spawnSync(process.execPath, [cli, 'migrate', dir, '--dry-run'], { cwd: dir, encoding: 'utf8' });
+      expect(dry.status, dry.stdout + dry.stderr).toBe(0);
+      expect(dry.stdout).not.toMatch(/^\+\+\+ /m);
       const after = snapshotTree(dir);
       for (const [rel, bytes] of before) expect(after.get(rel)!.equals(bytes), rel).toBe(true);
-    }
-  }, 60_000);
+    }, 60_000);
+  }
 });

@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { migrateProject } from '../../src/index.js';
 import type { FileResult } from '../../src/types.js';
+import { initProjectRepo } from '../security/temp-project.js';
 import { printCase, type GeneratedCase } from './generator.js';
 import { runLegacy, runMigrated, type RunResult, type RunSpec } from './peers.js';
 import { typecheck } from './typecheck.js';
@@ -70,6 +71,7 @@ export async function runBatch(name: string, cases: CaseInput[]): Promise<BatchR
   const migratedDir = join(dir, 'migrated');
   mkdirSync(legacyDir, { recursive: true });
   mkdirSync(migratedDir, { recursive: true });
+  initProjectRepo(migratedDir);
   writeFileSync(join(migratedDir, 'tsconfig.json'), tsconfigFor());
 
   const sources: string[] = [];
