@@ -222,13 +222,24 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
   for (const point of points) {
-    if (point.statement.getParent() !== body) {
-      const label = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
-      throw new Obstacle(`${phaseReason}, and ${label} is nested inside ${describeNesting(point.statement, body)}: phase form needs requests at the top level of the handler`);
-    }
     if (point.kind === 'url-throw') throw new Obstacle(`${phaseReason}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);
+    if (point.statement.getParent() === body) continue;
+    const label = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
+    const where = describeNesting(point.statement, body);
+    if (points.length > 1) throw new Obstacle(`${phaseReason}, and ${label} is nested inside ${where}: phase form needs requests at the top level of the handler when there are several`);
+    // One nested request: its top-level statement re-runs on the answer round, so the code on the way to it must be free of effects.
+    const anchor = anchorOf(point.statement, body);
+    const effect = firstEffect(precedingCode(point.statement, anchor), fn);
+    if (effect) throw new Obstacle(`${phaseReason}, and \`${effect.description}\` (line ${line(effect.node)}) runs inside ${where} before ${label}: it would repeat on the answer round`);
   }
   return { handler, fn, body, points, form: 'phases', phaseReason, sites };
+}
+
+/** The statement directly in `body` that contains `node`. */
+export function anchorOf(node: Node, body: Node): Statement {
+  let current: Node = node;
+  while (current.getParent() && current.getParent() !== body) current = current.getParent()!;
+  return current as Statement;
 }
 
 function describeNesting(statement: Node, body: Node): string {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type NewExpression, type Project, type SourceFile, type Statement } from 'ts-morph';
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
-import { planHandler, type HandlerWork } from './analyse.js';
+import { anchorOf, definitelyExits, planHandler, type HandlerWork } from './analyse.js';
 import { contextAccess, type ContextAccess } from './context.js';
 import { NameAllocator, UnsupportedShape, capabilitiesExpression, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, baseName, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
@@ -330,7 +330,8 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
   // Phase form.
   fw.needsState = true;
   const statements = work.body.getStatements();
-  const idx = work.points.map((p) => statements.indexOf(p.statement));
+  const anchors = work.points.map((p) => anchorOf(p.statement, work.body));
+  const idx = anchors.map((a) => statements.indexOf(a));
   const stored = names.take('stored');
   const state = names.take('state');
   const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
@@ -390,24 +391,46 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
   const templates = work.body.getDescendants().filter((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n')).map((d) => d.getText());
   const shift = (element: string): string => (templates.some((t) => element.includes(t)) ? inner + element : inner + element.split('\n').join(`\n${inner}`));
   const block = (body: string[]): string[] => body.map((l) => (l === '' ? l : shift(l)));
+  // A nested point (only when it is the single point): its top-level statement is emitted with the point
+  // replaced, and the code after it is emitted in both rounds (it runs in the first round when the
+  // request is not reached).
+  const anchorText = (k: number, pointText: string[], dropFollowing: boolean): string => {
+    const anchor = anchors[k]!;
+    const point = work.points[k]!;
+    // After a transition (always returns) the rest of the point's block is unreachable and would name the unbound answer.
+    const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
+    const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
+    const inner = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
+    return textWithEdits(anchor, [...inner, { start: point.statement.getStart(), end, text: pointText.join(`\n${indentOf(point.statement)}`) }]);
+  };
+  const nested = (k: number): boolean => anchors[k] !== work.points[k]!.statement;
+  const resumeLines = (k: number, scoped: EmitEnv): string[] => {
+    const point = work.points[k]!;
+    const ask = askWithState(scoped, state, codec);
+    const lines = pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!));
+    return nested(k) ? [anchorText(k, lines, false)] : lines;
+  };
   for (let k = 0; k <= work.points.length; k++) {
     const segment = statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < work.points.length ? idx[k] : statements.length);
     const isLast = k === work.points.length;
     const bodyLines: string[] = [];
     const scoped: EmitEnv = { ...env, names: names.clone() };
     if (k > 0) {
-      const point = work.points[k - 1]!;
       bodyLines.push(...restore(k - 1));
-      const ask = askWithState(scoped, state, codec);
-      bodyLines.push(
-        ...pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!)),
-      );
+      bodyLines.push(...resumeLines(k - 1, scoped));
     }
     for (const s of segment) bodyLines.push(segText(s, ''));
     if (!isLast) {
       const next = work.points[k]!;
       const ask = askWithState(scoped, stateObject(k, k === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
-      bodyLines.push(...transitionLines(next, scoped, ask, next.kind === 'helper' ? helperCallText(next, helperRegistry.get(next.helperFn!), access.ctx) : undefined));
+      const transition = transitionLines(next, scoped, ask, next.kind === 'helper' ? helperCallText(next, helperRegistry.get(next.helperFn!), access.ctx) : undefined);
+      if (nested(k)) {
+        bodyLines.push(anchorText(k, transition, true));
+        const rest = statements.slice(idx[k]! + 1);
+        for (const s of rest) bodyLines.push(segText(s, ''));
+        const last = rest[rest.length - 1] ?? anchors[k];
+        if (!definitelyExits(last)) bodyLines.push('return undefined;');
+      } else bodyLines.push(...transition);
       lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
       lines.push(...block(bodyLines));
       lines.push('}');
