@@ -77,11 +77,11 @@ export function contextAccess(
       const onlyLegacy = elements.length > 0 && elements.every((e) => !e.getPropertyNameNode() && !e.getInitializer() && LEGACY_ONLY_CONTEXT_MEMBERS.has(e.getName()));
       const uses = elements.reduce((n, e) => n + (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === e.getName()).length ?? 0), 0);
       if (!onlyLegacy || uses !== siteCount) throw new Obstacle(`the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`);
-      ctx = names.has('ctx') ? names.take('ctx') : 'ctx';
+      ctx = freeName(fn, 'ctx', names);
       edits.push({ start: existing.getStart(), end: existing.getEnd(), text: `${ctx}${existing.getTypeNode() ? `: ${existing.getTypeNode()!.getText()}` : ''}` });
     }
   } else {
-    ctx = names.has('ctx') ? names.take('ctx') : 'ctx';
+    ctx = freeName(fn, 'ctx', names);
     const annotation = ts && !isInlineCallback(fn) ? ': ServerContext' : '';
     const missing: string[] = [];
     for (let i = params.length; i < index; i++) missing.push(names.take(i === 0 ? '_args' : `_arg${i}`));
@@ -118,4 +118,10 @@ export function contextAccess(
     }
   }
   return { ctx, args, edits, bodyPrefix };
+}
+
+/** `base` unless the function already uses that identifier (then a fresh file-wide name). */
+export function freeName(fn: Node, base: string, names: NameAllocator): string {
+  const used = fn.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === base);
+  return used ? names.take(base) : base;
 }

@@ -17,7 +17,7 @@ import { Node, SyntaxKind, type CallExpression, type NewExpression, type Project
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { anchorOf, definitelyExits, planHandler, type HandlerWork } from './analyse.js';
-import { contextAccess, type ContextAccess } from './context.js';
+import { contextAccess, freeName, type ContextAccess } from './context.js';
 import { NameAllocator, UnsupportedShape, capabilitiesExpression, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, baseName, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
@@ -459,8 +459,8 @@ function emitHelper(helper: HelperWork, fw: FileWork): TextEdit[] {
   const names = fw.names.clone();
   const edits: TextEdit[] = [];
   const params = helper.fn.getParameters();
-  const ctx = helper.ctxParam ?? (names.has('ctx') ? names.take('ctx') : 'ctx');
-  const key = names.take('key');
+  const ctx = helper.ctxParam ?? freeName(helper.fn, 'ctx', names);
+  const key = freeName(helper.fn, 'key', names);
   const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), `${key}${ts ? ': string' : ''}`];
   if (!helper.ctxParam && ts) fw.types.add('ServerContext');
   const last = params[params.length - 1];
