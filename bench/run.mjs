@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measure, rssMethod } from './lib/measure.mjs';
-import { benchTools } from './lib/tools.mjs';
+import { benchTools, snapshotCli } from './lib/tools.mjs';
 import { maxOf, median, treeStats } from './lib/stats.mjs';
 import { computeRatios, evaluateTargets, renderMarkdown, updateReadme } from './lib/report.mjs';
 import { runLint } from './lib/lint.mjs';
@@ -64,7 +64,8 @@ const log = (...a) => console.error('[bench]', ...a);
 const treesDir = opts['trees-dir'] ?? join(os.tmpdir(), 'mcp-mrtr-bench');
 
 const generateTree = await loadGenerator(root);
-let tools = benchTools(root);
+const ourCli = snapshotCli(root);
+let tools = benchTools(root, { ourCli });
 if (opts.tools) {
   const keep = new Set(['floor', ...opts.tools.split(',')]);
   tools = tools.filter((t) => keep.has(t.id));
@@ -118,7 +119,7 @@ for (const files of sizesWanted) {
     const okRuns = runs[tool.id].filter((r) => r.ok);
     toolFigures[tool.id] = {
       label: tool.label,
-      command: ['node', ...tool.args('<tree>').map((a) => (a.startsWith(root) ? relative(root, a) : a))].join(' '),
+      command: ['node', ...tool.args('<tree>').map((a) => (a === ourCli ? 'packages/codemod/dist/cli.js' : a.startsWith(root) ? relative(root, a) : a))].join(' '),
       status: !tool.available ? 'unavailable' : okRuns.length === runs[tool.id].length ? 'ok' : okRuns.length ? 'partial' : 'failed',
       medianMs: okRuns.length ? median(okRuns.map((r) => r.wallMs)) : null,
       medianCpuMs: okRuns.length ? median(okRuns.map((r) => r.cpuMs)) : null,

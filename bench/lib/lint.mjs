@@ -25,5 +25,6 @@ function normaliseLint(r) {
   const onMs = r.onMs ?? r.withMs ?? null;
   const overheadPct = r.overheadPct ?? (offMs && onMs ? ((onMs - offMs) / offMs) * 100 : null);
   const { topRules, ...rest } = r;
-  return { offMs, onMs, overheadPct, rulesOverheadPct: r.rulesOverheadPct ?? null, topRules: topRules ?? [], raw: rest };
+  const cpuOverheadPct = r.cpuOverheadPct ?? null;
+  return { offMs, onMs, overheadPct, cpuOverheadPct, rulesOverheadPct: r.rulesOverheadPct ?? null, topRules: topRules ?? [], raw: rest };
 }

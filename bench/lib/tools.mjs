@@ -2,11 +2,12 @@
  * The commands the benchmark times, each run in a fresh process on the same tree.
  * A tool whose entry file is missing (not built yet) is reported as n/a, never as a failure.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-export function benchTools(root) {
-  const ourCli = join(root, 'packages/codemod/dist/cli.js');
+/** @param {string} root  @param {{ ourCli?: string }} [options]  ourCli: a snapshot of the built CLI (see snapshotCli) */
+export function benchTools(root, options = {}) {
+  const ourCli = options.ourCli ?? join(root, 'packages/codemod/dist/cli.js');
   const officialCli = join(root, 'node_modules/@modelcontextprotocol/codemod/dist/cli.mjs');
   const floor = join(root, 'bench/parse-floor.mjs');
   return [
@@ -40,4 +41,19 @@ export function benchTools(root) {
       okExitCodes: [0, 1],
     },
   ].map((tool) => ({ ...tool, available: existsSync(tool.entry) }));
+}
+
+/**
+ * Copies the built codemod (packages/codemod/dist) aside so that every repetition of a run times
+ * the same build even when someone rebuilds the package meanwhile. The copy lives under the
+ * package's own node_modules, so its imports resolve exactly as the original's do.
+ */
+export function snapshotCli(root) {
+  const dist = join(root, 'packages/codemod/dist');
+  if (!existsSync(join(dist, 'cli.js'))) return undefined;
+  const target = join(root, 'packages/codemod/node_modules/.mcp-mrtr-bench-snapshot/dist');
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(dist, target, { recursive: true });
+  return join(target, 'cli.js');
 }
