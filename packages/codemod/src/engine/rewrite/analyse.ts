@@ -239,9 +239,11 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
     if (point.statement.getParent() === body) continue;
     const label = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
     const where = describeNesting(point.statement, body);
-    if (points.length > 1) throw new Obstacle(`${phaseReason}, and ${label} is nested inside ${where}: phase form needs requests at the top level of the handler when there are several`);
-    // One nested request: its top-level statement re-runs on the answer round, so the code on the way to it must be free of effects.
+    // A nested request: its top-level statement re-runs on the answer round, so the code on the way to it must be free of effects.
     const anchor = anchorOf(point.statement, body);
+    if (points.some((other) => other !== point && anchorOf(other.statement, body) === anchor)) {
+      throw new Obstacle(`${phaseReason}, and ${label} shares the top-level statement at line ${line(anchor)} with another request: phase form needs one request per top-level statement`);
+    }
     const effect = firstEffect(precedingCode(point.statement, anchor), fn);
     if (effect) throw new Obstacle(`${phaseReason}, and \`${effect.description}\` (line ${line(effect.node)}) runs inside ${where} before ${label}: it would repeat on the answer round`);
   }

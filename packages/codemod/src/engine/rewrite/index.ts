@@ -410,27 +410,35 @@ function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, 
     const lines = pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!));
     return nested(k) ? [anchorText(k, lines, false)] : lines;
   };
-  for (let k = 0; k <= work.points.length; k++) {
-    const segment = statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < work.points.length ? idx[k] : statements.length);
-    const isLast = k === work.points.length;
+  const n = work.points.length;
+  const segmentAfter = (k: number): Statement[] => statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < n ? idx[k] : statements.length);
+  /**
+   * Code from point `j` on, in a round that did not stop earlier: every point reached asks and
+   * returns with the state of its phase; a nested point may be skipped, and then the code after
+   * its statement runs on in the same round.
+   */
+  const forward = (j: number, scoped: EmitEnv): string[] => {
+    const point = work.points[j]!;
+    const ask = askWithState(scoped, stateObject(j, j === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
+    const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn!), access.ctx) : undefined);
+    if (!nested(j)) return transition;
+    const out = [anchorText(j, transition, true), ...segmentAfter(j + 1).map((s) => segText(s, ''))];
+    if (j + 1 < n) return [...out, ...forward(j + 1, scoped)];
+    const last = statements[statements.length - 1];
+    if (!definitelyExits(last)) out.push('return undefined;');
+    return out;
+  };
+  for (let k = 0; k <= n; k++) {
+    const isLast = k === n;
     const bodyLines: string[] = [];
     const scoped: EmitEnv = { ...env, names: names.clone() };
     if (k > 0) {
       bodyLines.push(...restore(k - 1));
       bodyLines.push(...resumeLines(k - 1, scoped));
     }
-    for (const s of segment) bodyLines.push(segText(s, ''));
+    for (const s of segmentAfter(k)) bodyLines.push(segText(s, ''));
     if (!isLast) {
-      const next = work.points[k]!;
-      const ask = askWithState(scoped, stateObject(k, k === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
-      const transition = transitionLines(next, scoped, ask, next.kind === 'helper' ? helperCallText(next, helperRegistry.get(next.helperFn!), access.ctx) : undefined);
-      if (nested(k)) {
-        bodyLines.push(anchorText(k, transition, true));
-        const rest = statements.slice(idx[k]! + 1);
-        for (const s of rest) bodyLines.push(segText(s, ''));
-        const last = rest[rest.length - 1] ?? anchors[k];
-        if (!definitelyExits(last)) bodyLines.push('return undefined;');
-      } else bodyLines.push(...transition);
+      bodyLines.push(...forward(k, scoped));
       lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
       lines.push(...block(bodyLines));
       lines.push('}');
