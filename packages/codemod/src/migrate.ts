@@ -27,6 +27,7 @@ import { selectFiles } from './engine/prefilter.js';
 import { computeReaches } from './engine/reach/index.js';
 import { loadRewriteStage, REWRITE_UNAVAILABLE, type RewriteStage } from './engine/rewrite-stage.js';
 import { applyServingRewrites, type ServingFinding } from './engine/serving/index.js';
+import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
 import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
@@ -85,6 +86,8 @@ interface LoadedFile {
   path: string;
   original: string;
   source: DecodedSource;
+  /** Set for large files whose MCP-free statements were elided (engine/slice.ts). */
+  sliced?: SlicedSource;
   sourceFile: SourceFile;
   upgraded: boolean;
   lineMap: LineMap;
@@ -137,7 +140,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       progress(d.path);
       continue;
     }
-    const sourceFile = project.createSourceFile(d.path, d.source.body, { overwrite: true, scriptKind: scriptKindOf(d.path) });
+    const sliced = sliceLargeSource(d.path, d.source.body);
+    const sourceFile = project.createSourceFile(d.path, sliced?.body ?? d.source.body, { overwrite: true, scriptKind: scriptKindOf(d.path) });
     const syntaxError = firstSyntaxError(sourceFile);
     if (syntaxError) {
       project.removeSourceFile(sourceFile);
@@ -145,7 +149,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       progress(d.path);
       continue;
     }
-    loaded.push({ path: d.path, original: d.original, source: d.source, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] });
+    loaded.push({ path: d.path, original: d.original, source: d.source, sliced, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] });
   }
 
   timings.mark('load+parse');
@@ -160,7 +164,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       if (outcome.error) file.notes.push(outcome.error);
       if (outcome.changed) {
         file.upgraded = true;
-        file.lineMap = buildLineMap(file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
+        file.lineMap = buildLineMap(file.sliced?.body ?? file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
       }
     }
   }
@@ -298,7 +302,14 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       ...(f.snippet ? { snippet: f.snippet } : {}),
     }));
     const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites].sort((a, b) => a.line - b.line || a.column - b.column);
-    const body = file.sourceFile.getFullText();
+    let body = file.sourceFile.getFullText();
+    if (file.sliced) {
+      const whole = unsliceSource(body, file.sliced);
+      if (whole === undefined) {
+        file.failed = 'internal error: the elided part of this large file could not be restored; left unchanged';
+        body = file.source.body;
+      } else body = whole;
+    }
     const output = body === file.source.body ? file.original : joinSource(file.source, body);
     let status: FileResult['status'];
     if (file.failed) status = 'failed';
@@ -412,6 +423,7 @@ function verifyChanges(
     // on their pre-rewrite text (one more program), and only their new errors count.
     const after = new Map(changed.filter((f) => !failures.has(f.path)).map((f) => [f.path, errorKeys(f.sourceFile)]));
     const candidates = changed.filter((f) => (after.get(f.path)?.length ?? 0) > 0);
+    if (process.env.MCP_MRTR_TIMINGS === '1') process.stderr.write(`mcp-mrtr verify: ${changed.length} changed files typechecked, ${candidates.length} with errors checked against their pre-rewrite text\n`);
     const rewritten = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
     for (const f of candidates) f.sourceFile.replaceWithText(preRewrite.get(f.path)!);
     const before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
@@ -558,7 +570,7 @@ function snippetOf(site: Site): string {
 /** Column of the site in the original text: same offset from the line's indentation. */
 function originalColumn(file: LoadedFile, site: Site): number {
   if (!file.upgraded) return site.column;
-  const originalLines = file.source.body.split(/\r?\n/);
+  const originalLines = (file.sliced?.body ?? file.source.body).split(/\r?\n/);
   const currentLines = file.sourceFile.getFullText().split(/\r?\n/);
   const originalLine = originalLines[file.lineMap.toOriginal(site.line) - lineCount(file.source.shebang) - 1] ?? '';
   const currentLine = currentLines[site.line - 1] ?? '';

@@ -213,3 +213,24 @@ describe('pre-filter correctness on the fixtures', () => {
     expect(sitesOf(withFilter)).toEqual(sitesOf(without));
   });
 });
+
+describe('large files', () => {
+  it('elides MCP-free statements of a large file, reports original lines and keeps the bulk verbatim', async () => {
+    const bulk = Array.from({ length: 6000 }, (_, i) => `export function compute${i}(values: number[]): number {\n  return values.length + ${i};\n}\n`).join('\n');
+    const tail = `\nexport async function lateHelper(server: McpServer['server']) {\n  return server.listRoots();\n}\nsetInterval(() => {\n  void compute1([1]);\n  void lateHelper(globalServer.server);\n}, 1000);\nconst globalServer = createServer();\n`;
+    const text = `${V1_TIMER}\n${bulk}${tail}`;
+    expect(text.length).toBeGreaterThan(300_000);
+    const dir = tree({ 'src/big.ts': text });
+    const [file] = (await migrateProject(['src'], { cwd: dir })).files;
+    expect(file!.status).toBe('flagged');
+    expect(file!.output).toContain(bulk);
+    const lines = text.split('\n');
+    const helperLine = lines.findIndex((l) => l.includes('return server.listRoots();')) + 1;
+    expect(file!.sites.map((s) => [s.line, s.status])).toEqual([
+      [6, 'flagged'],
+      [helperLine, 'flagged'],
+    ]);
+    expect(file!.sites[1]!.reason).toMatch(/setInterval|detached|fire-and-forget/);
+    expect(file!.output).toContain(`from '@modelcontextprotocol/server'`);
+  });
+});
