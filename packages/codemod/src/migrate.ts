@@ -26,7 +26,7 @@ import { planPackageJsonChanges } from './engine/package-json.js';
 import { selectFiles } from './engine/prefilter.js';
 import { computeReaches } from './engine/reach/index.js';
 import { loadRewriteStage, REWRITE_UNAVAILABLE, type RewriteStage } from './engine/rewrite-stage.js';
-import { applyServingRewrites, type ServingFinding } from './engine/serving/index.js';
+import { applyServingRewrites, SERVING_ADVICE, type ServingFinding } from './engine/serving/index.js';
 import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
 import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
@@ -243,7 +243,11 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   for (const [filePath, reason] of verification.restored) {
     const file = fileByPath.get(filePath)!;
     restoreText(project, file, preRewrite.get(filePath)!);
-    serving.set(filePath, (serving.get(filePath) ?? []).filter((f) => f.status === 'flagged'));
+    // the serving rewrite ran after the snapshot: it is undone with the rest of the file
+    serving.set(
+      filePath,
+      (serving.get(filePath) ?? []).map((f) => (f.status === 'migrated' ? { ...f, status: 'flagged' as const, node: undefined, reason: `not rewritten: the file was restored (${reason})`, advice: SERVING_ADVICE.stdio } : f)),
+    );
     for (const site of sites) {
       if (site.sourceFile.getFilePath() !== filePath && !verification.component(filePath).has(site.sourceFile.getFilePath())) continue;
       const decision = decisionBySite.get(site);
