@@ -5,7 +5,7 @@
  * returns through (`if (isInputRequiredResult(x)) return x;`). The helper's own pre-request logic
  * (capability checks, fail-open defaults) is kept as is.
  */
-import { Node, SyntaxKind, type Block, type CallExpression } from 'ts-morph';
+import { Node, type Block, type CallExpression } from 'ts-morph';
 import type { Site } from '../model.js';
 import { functionWithBody, precedingCode, type FunctionWithBody } from './analyse.js';
 import { Obstacle, checkStatementPath, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
@@ -100,4 +100,3 @@ export function defaultHelperKey(helper: HelperWork): string {
   return LEGACY_REQUESTS[site.method].defaultKey;
 }
 
-export { SyntaxKind };

@@ -12,18 +12,15 @@
  * `requestState: { verify }` wired into the serving constructions (state-module.ts). Anything
  * unproven leaves the handler (and its helpers) byte-identical with a `flagged` decision.
  */
-import path from 'node:path';
-import { Node, SyntaxKind, type CallExpression, type NewExpression, type Project, type SourceFile, type Statement } from 'ts-morph';
+import { Node, type CallExpression, type NewExpression, type Project, type SourceFile } from 'ts-morph';
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
-import { anchorOf, definitelyExits, planHandler, type HandlerWork } from './analyse.js';
-import { contextAccess, freeName, type ContextAccess } from './context.js';
-import { NameAllocator, UnsupportedShape, capabilitiesExpression, type EmitEnv } from './emit.js';
-import { askWithState, askWriteOnce, baseName, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
+import { planHandler, type HandlerWork } from './analyse.js';
+import { NameAllocator, UnsupportedShape } from './emit.js';
+import { emitHandler, emitHelper, type FileWork } from './emit-handler.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports } from './imports.js';
-import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
-import { Obstacle, line, type RequestPoint } from './points.js';
+import { Obstacle, type RequestPoint } from './points.js';
 import {
   CODEC_EXPORT,
   DIGEST_EXPORT,
@@ -33,20 +30,13 @@ import {
   specifierFor,
   verifyWiringEdit,
 } from './state-module.js';
-import { applyEdits, indentOf, quote, textWithEdits, type TextEdit } from './text.js';
+import { applyEdits, type TextEdit } from './text.js';
 
 interface Entry {
   site: Site;
   path: CallPathStep[];
 }
 
-interface FileWork {
-  edits: TextEdit[];
-  values: Set<string>;
-  types: Set<string>;
-  needsState: boolean;
-  names: NameAllocator;
-}
 
 export function rewriteHandlers(project: Project, reaches: Reach[], options: RewriteOptions): RewriteOutcome {
   const excluded = new Map<Node, string>();
@@ -272,231 +262,4 @@ function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
   }
 }
 
-function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
-  const edits: TextEdit[] = [];
-  root.forEachDescendant((node, traversal) => {
-    if (exclude.includes(node)) return traversal.skip();
-    if (!Node.isCallExpression(node)) return;
-    const callee = node.getExpression();
-    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'getClientCapabilities') return;
-    edits.push({ start: node.getStart(), end: node.getEnd(), text: `(${capabilitiesExpression(env)} ?? ${node.getText()})` });
-    traversal.skip();
-  });
-  return edits;
-}
-
-function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
-  const call = point.helperCall!;
-  const args = call.getArguments().map((a) => a.getText());
-  const paramCount = helper?.paramCount ?? args.length;
-  while (args.length < paramCount) args.push('undefined');
-  if (!helper?.ctxParam) args.push(ctx);
-  args.push(quote(point.keys[0]!));
-  const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
-  return `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`;
-}
-
-function reindent(node: Node, text: string, extra: string): string {
-  const multilineTemplate = node.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
-  if (multilineTemplate) return text;
-  return text.split('\n').map((l, i) => (i === 0 || l.trim() === '' ? l : extra + l)).join('\n');
-}
-
-function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions): TextEdit[] {
-  const file = work.handler.sourceFile;
-  const ts = flavourOf(file) === 'ts';
-  const names = fw.names;
-  const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases', work.sites.length);
-  if (access.edits.length > 0 && ts) {
-    if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
-  }
-  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, names };
-  const edits: TextEdit[] = [...access.edits];
-  const pointStatements = work.points.map((p) => p.statement);
-  const capEdits = capabilityEdits(work.body, env, pointStatements);
-  const base = work.body.getStatements()[0] ? indentOf(work.body.getStatements()[0]!) : `${indentOf(work.fn)}  `;
-
-  if (work.form === 'write-once') {
-    edits.push(...capEdits);
-    for (const point of work.points) {
-      const indent = indentOf(point.statement);
-      const lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
-      edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
-    }
-    if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
-    return edits;
-  }
-
-  // Phase form.
-  fw.needsState = true;
-  const statements = work.body.getStatements();
-  const anchors = work.points.map((p) => anchorOf(p.statement, work.body));
-  const idx = anchors.map((a) => statements.indexOf(a));
-  const stored = names.take('stored');
-  const state = names.take('state');
-  const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
-  const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
-  const knownTypes = new Map<string, string>();
-  for (const point of work.points) {
-    if (point.kind === 'direct' && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
-    if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
-  }
-  for (const t of knownTypes.values()) if (/^(ElicitResult|CreateMessageResult|ListRootsResult)$/.test(t)) fw.types.add(t);
-  const live: LiveVar[][] = [];
-  for (let k = 0; k < work.points.length; k++) {
-    const declared = declaredIn(statements.slice(0, idx[k]));
-    const after = statements.slice(idx[k]);
-    live.push(classifyLive(referencedLater(declared, after), after, ts, options.typeChecked, knownTypes));
-  }
-  const segText = (s: Statement, extra: string): string => {
-    const inner = capEdits.filter((e) => e.start >= s.getStart() && e.end <= s.getEnd());
-    return reindent(s, textWithEdits(s, inner), extra);
-  };
-  const stateObject = (k: number, args: string): string => {
-    const fields = [`phase: ${k + 1}`, `args: ${args}`, ...live[k]!.filter((v) => v.mode === 'store').map((v) => v.name)];
-    return `{ ${fields.join(', ')} }`;
-  };
-  const restore = (k: number): string[] => {
-    const lines: string[] = [];
-    const storedVars = live[k]!.filter((v) => v.mode === 'store');
-    const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => v.name);
-    const lets = storedVars.filter((v) => v.declKind !== 'const').map((v) => v.name);
-    if (consts.length) lines.push(`const { ${consts.join(', ')} } = ${state};`);
-    if (lets.length) lines.push(`let { ${lets.join(', ')} } = ${state};`);
-    const seen = new Set<Node>();
-    for (const v of live[k]!.filter((x) => x.mode === 'recompute')) {
-      if (seen.has(v.statement)) continue;
-      seen.add(v.statement);
-      lines.push(segText(v.statement, ''));
-    }
-    return lines;
-  };
-  const codec = CODEC_EXPORT;
-  env.values.add('inputRequired');
-  const lines: string[] = [];
-  lines.push(...access.bodyPrefix);
-  if (ts) {
-    const variants = work.points.map((_, k) => {
-      const fields = [`phase: ${k + 1}`, 'args: string', ...live[k]!.filter((v) => v.mode === 'store').map((v) => `${v.name}: ${v.typeText}`)];
-      return `{ ${fields.join('; ')} }`;
-    });
-    lines.push(`type ${typeName} = ${variants.join(' | ')};`);
-  }
-  lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
-  lines.push(`// State minted for other arguments (or another handler) is not this request's: start over.`);
-  lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
-  const inner = '  ';
-  // Continuation lines of original code keep their absolute indentation; moving an element into a
-  // phase block shifts them, except where a multi-line template literal makes whitespace content.
-  const templates = work.body.getDescendants().filter((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n')).map((d) => d.getText());
-  const shift = (element: string): string => (templates.some((t) => element.includes(t)) ? inner + element : inner + element.split('\n').join(`\n${inner}`));
-  const block = (body: string[]): string[] => body.map((l) => (l === '' ? l : shift(l)));
-  // A nested point (only when it is the single point): its top-level statement is emitted with the point
-  // replaced, and the code after it is emitted in both rounds (it runs in the first round when the
-  // request is not reached).
-  const anchorText = (k: number, pointText: string[], dropFollowing: boolean): string => {
-    const anchor = anchors[k]!;
-    const point = work.points[k]!;
-    // After a transition (always returns) the rest of the point's block is unreachable and would name the unbound answer.
-    const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
-    const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
-    const inner = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
-    return textWithEdits(anchor, [...inner, { start: point.statement.getStart(), end, text: pointText.join(`\n${indentOf(point.statement)}`) }]);
-  };
-  const nested = (k: number): boolean => anchors[k] !== work.points[k]!.statement;
-  const resumeLines = (k: number, scoped: EmitEnv): string[] => {
-    const point = work.points[k]!;
-    const ask = askWithState(scoped, state, codec);
-    const lines = pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!));
-    return nested(k) ? [anchorText(k, lines, false)] : lines;
-  };
-  const n = work.points.length;
-  const segmentAfter = (k: number): Statement[] => statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < n ? idx[k] : statements.length);
-  /**
-   * Code from point `j` on, in a round that did not stop earlier: every point reached asks and
-   * returns with the state of its phase; a nested point may be skipped, and then the code after
-   * its statement runs on in the same round.
-   */
-  const forward = (j: number, scoped: EmitEnv): string[] => {
-    const point = work.points[j]!;
-    const ask = askWithState(scoped, stateObject(j, j === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
-    const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn!), access.ctx) : undefined);
-    if (!nested(j)) return transition;
-    const out = [anchorText(j, transition, true), ...segmentAfter(j + 1).map((s) => segText(s, ''))];
-    if (j + 1 < n) return [...out, ...forward(j + 1, scoped)];
-    const last = statements[statements.length - 1];
-    if (!definitelyExits(last)) out.push('return undefined;');
-    return out;
-  };
-  for (let k = 0; k <= n; k++) {
-    const isLast = k === n;
-    const bodyLines: string[] = [];
-    const scoped: EmitEnv = { ...env, names: names.clone() };
-    if (k > 0) {
-      bodyLines.push(...restore(k - 1));
-      bodyLines.push(...resumeLines(k - 1, scoped));
-    }
-    for (const s of segmentAfter(k)) bodyLines.push(segText(s, ''));
-    if (!isLast) {
-      bodyLines.push(...forward(k, scoped));
-      lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
-      lines.push(...block(bodyLines));
-      lines.push('}');
-    } else lines.push(...bodyLines);
-  }
-  const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
-  edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') });
-  return edits;
-}
-
-function pointLines(point: RequestPoint, env: EmitEnv, ask: ReturnType<typeof askWriteOnce>, passThrough: (step: string) => string, helper: HelperWork | undefined): string[] {
-  switch (point.kind) {
-    case 'direct':
-    case 'parallel':
-      return readLines(point, env, ask);
-    case 'helper':
-      return helperCallLines(point, env, helperCallText(point, helper, env.ctx), passThrough);
-    case 'url-throw':
-      return urlThrowLines(point, env, ask);
-  }
-}
-
-function emitHelper(helper: HelperWork, fw: FileWork): TextEdit[] {
-  const file = helper.fn.getSourceFile();
-  const ts = flavourOf(file) === 'ts';
-  const names = fw.names.clone();
-  const edits: TextEdit[] = [];
-  const params = helper.fn.getParameters();
-  const ctx = helper.ctxParam ?? freeName(helper.fn, 'ctx', names);
-  const key = freeName(helper.fn, 'key', names);
-  const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), `${key}${ts ? ': string' : ''}`];
-  if (!helper.ctxParam && ts) fw.types.add('ServerContext');
-  const last = params[params.length - 1];
-  if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
-  else {
-    const open = helper.fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
-    if (!open) throw new Obstacle(`helper \`${helper.name}\` has no parameter list`);
-    edits.push({ start: open.getEnd(), end: open.getEnd(), text: added.join(', ') });
-  }
-  const returnType = (helper.fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
-  if (returnType && ts) {
-    const m = /^Promise<([\s\S]*)>$/.exec(returnType.getText())!;
-    edits.push({ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` });
-    fw.types.add('InputRequiredResult');
-  }
-  const env: EmitEnv = { ts, ctx, values: fw.values, types: fw.types, names };
-  edits.push(...capabilityEdits(helper.body, env, [helper.point.statement]));
-  const point = { ...helper.point, keys: [defaultHelperKey(helper)] };
-  const indent = indentOf(point.statement);
-  const lines = readLines(point, env, askWriteOnce(env), [key]);
-  edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
-  fw.values.add('inputRequired');
-  return edits;
-}
-
-function pascal(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  return /^[A-Za-z]/.test(joined) ? joined : `Handler${joined}`;
-}
 
