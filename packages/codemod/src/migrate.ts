@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Project, ts, type SourceFile } from 'ts-morph';
-import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
+import { DEFAULT_STATE_KEY_ENV, MCP_PACKAGE_PREFIX, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { discoverFiles } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
 import { buildLineMap, identityLineMap, type LineMap } from './engine/line-map.js';
@@ -130,7 +130,9 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
 
   timings.mark('prefilter');
   // 4. project
-  const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig);
+  // Types only help when the v2 server package resolves: the code is v2 after the upgrade, and a v1
+  // project that has not installed it yet would only see `any` (and implicit-any noise in verify).
+  const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && packageResolvable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
   const project = createProject(typeChecked ? env.tsconfig : undefined);
   const ctx: FindContext = { typeChecked };
   const loaded: LoadedFile[] = [];
@@ -454,14 +456,21 @@ function verifyChanges(
   return { restored, droppedCreated, component: (file) => new Set(components.members(file)) };
 }
 
+const MISSING_MODULE_CODES = [2307, 2792];
+
 function errorKeys(sf: SourceFile): string[] {
   // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when
   // the tsconfig asks for declarations, an emit-sized cost for nothing the rewrite can break
   const program = sf.getProject().getProgram().compilerObject;
   const diagnostics = [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)];
-  return diagnostics
-    .filter((d) => d.category === ts.DiagnosticCategory.Error)
-    .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`);
+  return (
+    diagnostics
+      .filter((d) => d.category === ts.DiagnosticCategory.Error)
+      .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`)
+      // a v1 project has not installed the v2 packages yet: their imports do not resolve before
+      // `npm install`, which says nothing about the rewrite
+      .filter((key) => !(MISSING_MODULE_CODES.some((code) => key.startsWith(`TS${code}:`)) && key.includes(MCP_PACKAGE_PREFIX)))
+  );
 }
 
 function newErrors(before: string[], after: string[]): string[] {
@@ -600,6 +609,17 @@ function findTsconfig(cwd: string, files: string[]): string | undefined {
     }
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */
+function packageResolvable(name: string, start: string): boolean {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'))) return true;
+    const parent = path.dirname(dir);
+    if (parent === dir) return false;
     dir = parent;
   }
 }

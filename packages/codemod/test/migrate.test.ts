@@ -199,6 +199,23 @@ describe('migrateInputs: verification', () => {
   });
 });
 
+describe('migrateProject: a v1 project before the v2 packages are installed', () => {
+  it('migrates, verifying syntax only, while @modelcontextprotocol/server is not installed yet (types would be all any)', async () => {
+    const dir = tree({ 'src/server.ts': V1_TOOL, 'package.json': JSON.stringify({ type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2' } }) });
+    fs.mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
+    fs.symlinkSync(path.join(REPO, 'node_modules/@modelcontextprotocol/sdk'), path.join(dir, 'node_modules/@modelcontextprotocol/sdk'), 'dir');
+    fs.symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'), 'dir');
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true }, include: ['src'] }),
+    );
+    const result = await migrateProject(['src'], { cwd: dir });
+    const file = result.files.find((f) => f.path.endsWith('server.ts'))!;
+    expect(file.sites.map((s) => [s.status, s.reason?.startsWith('rewrite not verified') ?? false]), file.sites[0]?.reason).toEqual([['migrated', false]]);
+    expect(file.output).toContain('inputRequired');
+  });
+});
+
 describe('pre-filter correctness on the fixtures', () => {
   it('finds the same sites in fixtures/cases with and without the text pre-filter', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-prefilter-'));
