@@ -76,6 +76,17 @@ function isUrlElicitation(site: Site): boolean {
   return !!mode && Node.isPropertyAssignment(mode) && /^['"`]url['"`]$/.test(mode.getInitializer()?.getText() ?? '');
 }
 
+/** `elicitInput` (v1 Server, v2 ctx.mcpReq) validated accepted content against requestedSchema; generic senders did not. */
+function validatesContent(site: Site): boolean {
+  if (site.shape === 'server-method' || site.shape === 'ctx-method') return true;
+  if (site.shape === 'alias-call' && Node.isCallExpression(site.node)) {
+    const callee = site.node.getExpression();
+    const decl = Node.isIdentifier(callee) ? callee.getSymbol()?.getDeclarations()[0] : undefined;
+    return /elicitInput/.test(decl?.getText() ?? 'elicitInput');
+  }
+  return false;
+}
+
 /** Reads the per-request client capabilities from the 2026-07-28 envelope (typed read, no `any`). */
 export function capabilitiesExpression(env: EmitEnv): string {
   env.values.add(TARGET.clientCapabilitiesMetaKey);
@@ -130,12 +141,34 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
           valueType: 'ElicitResult',
         };
       }
-      const content = env.names.take(`${base}Content`);
-      env.values.add(TARGET.acceptedContent);
-      env.values.add(TARGET.fromJsonSchema);
       env.types.add('ElicitRequestFormParams');
       prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+      if (!validatesContent(site)) {
+        // `sendRequest(..., ElicitResultSchema)` checked the result shape only, not requestedSchema: so does the migrated handler.
+        const content = env.names.take(`${base}Content`);
+        env.values.add(TARGET.acceptedContent);
+        env.values.add('isSpecType');
+        env.values.add('ProtocolError');
+        env.values.add('ProtocolErrorCode');
+        prelude.push(`const ${content} = ${TARGET.acceptedContent}${env.ts ? "<NonNullable<ElicitResult['content']>>" : ''}(${responses}, ${keyExpr});`);
+        return {
+          prelude,
+          missing: `${answer}.kind !== 'elicit'`,
+          afterAnswer: [
+            `if (!isSpecType.ElicitResult({ action: ${answer}.action, content: ${answer}.content })) {`,
+            `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid elicitation result');`,
+            '}',
+          ],
+          builder: `${TARGET.inputRequired}.elicit(${request})`,
+          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps),
+          value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
+          valueType: 'ElicitResult',
+        };
+      }
+      const content = env.names.take(`${base}Content`);
+      env.values.add(TARGET.acceptedContent);
+      env.values.add(TARGET.fromJsonSchema);
       prelude.push(
         `const ${content} = ${TARGET.acceptedContent}(${responses}, ${keyExpr}, ${TARGET.fromJsonSchema}${env.ts ? "<ElicitResult['content']>" : ''}(${request}.requestedSchema));`,
       );
@@ -144,7 +177,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
       return {
         prelude,
         missing: `${answer}.kind !== 'elicit'`,
-        // v1 rejected accepted content that does not match requestedSchema (-32602); MRTR does not validate, so the handler does.
+        // v1 elicitInput rejected accepted content that does not match requestedSchema (-32602); MRTR does not validate, so the handler does.
         afterAnswer: [
           `if (${answer}.action === 'accept' && ${answer}.content !== undefined && ${content} === undefined) {`,
           `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Elicitation response content does not match requested schema');`,
