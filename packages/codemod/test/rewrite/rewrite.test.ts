@@ -94,7 +94,7 @@ export function createServer(): McpServer {
     expect(server.match(/if \(isInputRequiredResult\((dropIt|wipeIt)\)\) return \1;/g)).toHaveLength(2);
   }, 60_000);
 
-  it('flags a helper that a timer also calls and leaves its file byte-identical', async () => {
+  it('flags a helper that a timer also calls and does not rewrite it', async () => {
     const helper = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export async function summarize(server: McpServer, text: string): Promise<string> {
   const reply = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
