@@ -5,7 +5,7 @@
  * or flags it with a reason. Never silently wrong, never a half-rewritten handler, never output
  * that fails to typecheck against the real v2 types.
  *
- * PROPERTY_RUNS (default 150) sets the number of generated handlers, PROPERTY_SEED fixes the seed.
+ * PROPERTY_RUNS (default 60) sets the number of generated handlers, PROPERTY_SEED fixes the seed.
  * On failure fast-check replays the failing case, shrinks it and prints seed, path and the
  * counterexample; the shrunk case is also written as a fixture candidate under
  * .tmp/property-counterexamples/ (input + case.json with a behaviour script).
@@ -14,11 +14,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseArbitrary, printCase } from './generator.js';
-import { runSpecArbitrary, type RunSpec } from './peers.js';
+import { caseArbitrary, printCase, toolName } from './generator.js';
+import { runSpecArbitrary, type RunResult, type RunSpec } from './peers.js';
 import { CODEMOD_ROOT, runBatch, type CaseInput, type CaseVerdict } from './pipeline.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
 const SEED = process.env.PROPERTY_SEED !== undefined ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
 const caseInput: fc.Arbitrary<CaseInput> = fc
@@ -26,7 +26,13 @@ const caseInput: fc.Arbitrary<CaseInput> = fc
   .map(([handler, runs]) => ({ handler, runs }));
 
 function describeVerdict(v: CaseVerdict): string {
-  return v.kind === 'failure' ? `${v.why}\n${JSON.stringify(v.detail, null, 2)?.slice(0, 4000) ?? ''}` : v.kind;
+  if (v.kind !== 'failure') return v.kind;
+  const d = v.detail as { spec?: RunSpec; legacy?: RunResult; migrated?: RunResult } | undefined;
+  if (d?.spec && d.legacy && d.migrated) {
+    const side = (r: RunResult) => JSON.stringify({ outcome: r.outcome, effects: r.effects, asked: r.asked, given: r.given });
+    return [v.why, `args ${JSON.stringify(d.spec.args)}, capabilities ${JSON.stringify(d.spec.capabilities)}`, `legacy:   ${side(d.legacy)}`, `migrated: ${side(d.migrated)}`].join('\n');
+  }
+  return `${v.why}\n${JSON.stringify(v.detail, null, 2)?.slice(0, 4000) ?? ''}`;
 }
 
 function scenarioOf(spec: RunSpec, given: { elicitation: unknown[]; sampling: unknown[]; roots: unknown[] }, name: string) {
@@ -46,7 +52,7 @@ async function writeCounterexample(input: CaseInput, verdict: CaseVerdict): Prom
       {
         description: `property-test counterexample (seed ${SEED}): ${verdict.kind === 'failure' ? verdict.why : verdict.kind}`,
         ...(runs.length
-          ? { behaviour: { calls: [{ type: 'tool', name: 'prop', arguments: runs[0].spec.args, scenarios: [scenarioOf(runs[0].spec, runs[0].legacy.given, 'counterexample')] }] } }
+          ? { behaviour: { calls: [{ type: 'tool', name: toolName(0), arguments: runs[0].spec.args, scenarios: [scenarioOf(runs[0].spec, runs[0].legacy.given, 'counterexample')] }] } }
           : {}),
       },
       null,
@@ -70,7 +76,7 @@ describe('property: generated legacy handlers migrate equivalently or are flagge
         counts.rounds += v.runs.reduce((a, r) => a + r.migrated.rounds, 0);
       }
     }
-    console.log(`property: ${inputs.length} cases in ${Date.now() - t0} ms: ${counts.migrated} migrated (${counts.runs} scripted runs, ${counts.rounds} tools/call rounds), ${counts.flagged} flagged, ${counts.failure} failed`);
+    console.log(`property: ${inputs.length} cases in ${Date.now() - t0} ms (migrate ${report.timings.migrate}, typecheck ${report.timings.typecheck}, run ${report.timings.run}): ${counts.migrated} migrated (${counts.runs} scripted runs, ${counts.rounds} tools/call rounds), ${counts.flagged} flagged, ${counts.failure} failed`);
     const flaggedReasons = new Map<string, number>();
     for (const v of report.verdicts) if (v.kind === 'flagged') for (const r of v.reasons) flaggedReasons.set(r.replace(/^\d+: /, ''), (flaggedReasons.get(r.replace(/^\d+: /, '')) ?? 0) + 1);
     if (flaggedReasons.size) console.log('flag reasons:', Object.fromEntries(flaggedReasons));
@@ -79,21 +85,25 @@ describe('property: generated legacy handlers migrate equivalently or are flagge
     if (firstFailure === -1) return;
 
     // Replay the failing case through fast-check (same seed, its path) so it shrinks it.
+    // Shrinking keeps to the same kind of failure, and skips the typecheck unless that is the failure.
+    const original = report.verdicts[firstFailure] as Extract<CaseVerdict, { kind: 'failure' }>;
+    const typecheckNeeded = original.why.includes('typecheck');
     let shrunk: { input: CaseInput; verdict: CaseVerdict } | undefined;
     let attempt = 0;
     const details = await fc.check(
       fc.asyncProperty(caseInput, async (input) => {
-        const single = await runBatch(`property-${SEED}-shrink-${attempt++ % 4}`, [input]);
+        const single = await runBatch(`property-${SEED}-shrink-${attempt++ % 4}`, [input], { typecheck: typecheckNeeded });
         const verdict = single.verdicts[0];
-        if (verdict.kind === 'failure') shrunk = { input, verdict };
-        return verdict.kind !== 'failure';
+        const same = verdict.kind === 'failure' && verdict.why === original.why;
+        if (same) shrunk = { input, verdict };
+        return !same;
       }),
-      { seed: SEED, path: String(firstFailure), numRuns: RUNS, interruptAfterTimeLimit: 150_000, markInterruptAsFailure: true },
+      { seed: SEED, path: String(firstFailure), numRuns: RUNS, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: true },
     );
     const where = shrunk ? await writeCounterexample(shrunk.input, shrunk.verdict) : '(not reproduced alone)';
     const message = [
       `case ${firstFailure} of seed ${SEED}: ${describeVerdict(report.verdicts[firstFailure])}`,
-      `legacy source:\n${report.sources[firstFailure]}`,
+      `legacy module (tool ${toolName(firstFailure)}):\n${report.sources[firstFailure]}`,
       `migrated output:\n${report.outputs[firstFailure] ?? '(none)'}`,
       `shrunk (fast-check seed ${details.seed}, path ${details.counterexamplePath}): fixture candidate ${where}`,
       shrunk ? `${printCase(shrunk.input.handler, '../support/effects.js')}\n${describeVerdict(shrunk.verdict)}` : '',

@@ -89,6 +89,8 @@ export const caseArbitrary: fc.Arbitrary<GeneratedCase> = block
 // Printing
 
 interface PrintContext {
+  /** Prefix of helper names, unique per case within a module. */
+  prefix: string;
   nextReq: number;
   nextEffect: number;
   nextHelper: number;
@@ -198,7 +200,7 @@ function printStmt(stmt: Stmt, ctx: PrintContext, scope: Scope, indent: string):
       return `${indent}for (let i = 0; i < ${stmt.n}; i++) {\n${inner}out.push(\`loop:\${i}\`);\n${printBlock(stmt.body, ctx, scope, inner)}\n${indent}}`;
     case 'helper': {
       const id = ctx.nextHelper++;
-      const name = `helper${id}`;
+      const name = `${ctx.prefix}helper${id}`;
       const body = printBlock(stmt.body, ctx, { answers: [] }, '  ');
       ctx.helpers.push(
         `async function ${name}(server: McpServer, extra: Extra, out: string[], args: Args): Promise<void> {\n  out.push('${name}');\n${body}\n}`,
@@ -208,11 +210,7 @@ function printStmt(stmt: Stmt, ctx: PrintContext, scope: Scope, indent: string):
   }
 }
 
-/** Source of the legacy v1 module for a generated case. `effectsImport` is relative to the module. */
-export function printCase(c: GeneratedCase, effectsImport: string): string {
-  const ctx: PrintContext = { nextReq: 1, nextEffect: 1, nextHelper: 1, helpers: [] };
-  const body = printBlock(c.body, ctx, { answers: [] }, '      ');
-  return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const MODULE_HEADER = (effectsImport: string) => `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -220,13 +218,24 @@ import { effect } from '${effectsImport}';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type Args = { flag: boolean; mode: number };
+`;
 
-${ctx.helpers.join('\n\n')}
+/** Marker comment that opens case `n` in a module (its helpers, then its registration). */
+export function caseMarker(n: number): string {
+  return `// generated case ${n}`;
+}
 
-export function createServer(): McpServer {
-  const server = new McpServer({ name: 'prop', version: '1.0.0' });
+export function toolName(n: number): string {
+  return `prop${n}`;
+}
+
+function printCaseBlock(c: GeneratedCase, n: number): string {
+  const ctx: PrintContext = { prefix: `c${n}_`, nextReq: 1, nextEffect: 1, nextHelper: 1, helpers: [] };
+  const body = printBlock(c.body, ctx, { answers: [] }, '      ');
+  return `${caseMarker(n)}
+${ctx.helpers.map((h) => `${h}\n\n`).join('')}function registerCase${n}(server: McpServer): void {
   server.registerTool(
-    'prop',
+    '${toolName(n)}',
     { description: 'generated', inputSchema: { flag: z.boolean(), mode: z.number() } },
     async (args, extra) => {
       const out: string[] = [];
@@ -236,7 +245,27 @@ ${body}
       return { content: [{ type: 'text', text: JSON.stringify(out) }] };
     },
   );
+}
+`;
+}
+
+/**
+ * Source of a legacy v1 module holding several generated cases: each case is a tool `prop<n>`
+ * registered by its own `registerCase<n>(server)` (the common "register tools on a server passed
+ * in" shape), preceded by its helpers. `effectsImport` is relative to the module.
+ */
+export function printModule(cases: Array<{ n: number; handler: GeneratedCase }>, effectsImport: string): string {
+  return `${MODULE_HEADER(effectsImport)}
+${cases.map((c) => printCaseBlock(c.handler, c.n)).join('\n')}
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'prop', version: '1.0.0' });
+${cases.map((c) => `  registerCase${c.n}(server);`).join('\n')}
   return server;
 }
 `;
+}
+
+/** A module with a single case (tool `prop0`), for counterexample fixtures. */
+export function printCase(c: GeneratedCase, effectsImport: string): string {
+  return printModule([{ n: 0, handler: c }], effectsImport);
 }

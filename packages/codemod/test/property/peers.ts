@@ -29,7 +29,11 @@ export interface RunSpec {
 
 const ALL: Capability[] = ['elicitation', 'sampling', 'roots'];
 
-export const runSpecArbitrary: fc.Arbitrary<RunSpec> = fc.record({
+export const runSpecArbitrary: fc.Arbitrary<RunSpec> = makeRunSpecArbitrary({ invalidContent: true });
+
+/** `invalidContent`: also answer with accepted content that does not match the requested schema. */
+export function makeRunSpecArbitrary(options: { invalidContent: boolean }): fc.Arbitrary<RunSpec> {
+  return fc.record({
   args: fc.record({ flag: fc.boolean(), mode: fc.integer({ min: 0, max: 2 }) }),
   capabilities: fc.oneof(
     { arbitrary: fc.constant(ALL), weight: 3 },
@@ -41,7 +45,7 @@ export const runSpecArbitrary: fc.Arbitrary<RunSpec> = fc.record({
       { arbitrary: fc.constant({ action: 'decline' as const }), weight: 2 },
       { arbitrary: fc.constant({ action: 'cancel' as const }), weight: 2 },
       // does not match requestedSchema: v1's elicitInput rejects it, raw sendRequest does not
-      { arbitrary: fc.constant({ action: 'accept' as const, content: { name: 42 } }), weight: 1 },
+      { arbitrary: fc.constant({ action: 'accept' as const, content: { name: 42 } }), weight: options.invalidContent ? 1 : 0 },
     ),
     { minLength: 16, maxLength: 16 },
   ),
@@ -50,7 +54,8 @@ export const runSpecArbitrary: fc.Arbitrary<RunSpec> = fc.record({
     fc.array(fc.constantFrom('file:///a', 'file:///b', 'file:///c').map((uri) => ({ uri })), { maxLength: 3 }),
     { minLength: 16, maxLength: 16 },
   ),
-});
+  });
+}
 
 export type Outcome = { ok: string } | { error: string };
 
@@ -126,7 +131,7 @@ function declared(spec: RunSpec): Record<string, object> {
   return Object.fromEntries(spec.capabilities.map((c) => [c, {}]));
 }
 
-export async function runLegacy(createServer: () => unknown, spec: RunSpec): Promise<RunResult> {
+export async function runLegacy(createServer: () => unknown, tool: string, spec: RunSpec): Promise<RunResult> {
   const answers = new Answers(spec);
   const client = new V1Client({ name: 'prop-legacy', version: '1.0.0' }, { capabilities: declared(spec) });
   if (spec.capabilities.includes('elicitation')) client.setRequestHandler(ElicitRequestSchema, async (req) => answers.elicit(req.params) as never);
@@ -138,7 +143,7 @@ export async function runLegacy(createServer: () => unknown, spec: RunSpec): Pro
   await client.connect(clientTransport);
   try {
     resetEffects();
-    const outcome = await settle(() => client.callTool({ name: 'prop', arguments: spec.args }));
+    const outcome = await settle(() => client.callTool({ name: tool, arguments: spec.args }));
     return { outcome, effects: effectCounts(), asked: answers.asked, given: answers.given };
   } finally {
     await client.close();
@@ -146,7 +151,7 @@ export async function runLegacy(createServer: () => unknown, spec: RunSpec): Pro
   }
 }
 
-export async function runMigrated(createServer: () => unknown, spec: RunSpec): Promise<RunResult & { rounds: number }> {
+export async function runMigrated(createServer: () => unknown, tool: string, spec: RunSpec): Promise<RunResult & { rounds: number }> {
   const answers = new Answers(spec);
   const handler = createMcpHandler(() => createServer() as never);
   let rounds = 0;
@@ -170,7 +175,7 @@ export async function runMigrated(createServer: () => unknown, spec: RunSpec): P
   await client.connect(transport);
   try {
     resetEffects();
-    const outcome = await settle(() => client.callTool({ name: 'prop', arguments: spec.args }));
+    const outcome = await settle(() => client.callTool({ name: tool, arguments: spec.args }));
     return { outcome, effects: effectCounts(), asked: answers.asked, given: answers.given, rounds };
   } finally {
     await client.close();
