@@ -85,8 +85,8 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const statements = work.body.getStatements();
   const anchors = work.points.map((p) => anchorOf(p.statement, work.body));
   const idx = anchors.map((a) => statements.indexOf(a));
-  const stored = names.take('stored');
-  const state = names.take('state');
+  const stored = freeName(work.fn, 'stored', names);
+  const state = freeName(work.fn, 'state', names);
   const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
   const knownTypes = new Map<string, string>();
