@@ -221,6 +221,14 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   const points = requestPoints(fn, entries);
   const sites = entries.map((e) => e.site);
   if (points.length === 0) throw new Obstacle('no request point found in the handler');
+  const leaders = mergeIndependent(points, body, fn);
+  if (leaders.length === 1 && !firstEffect([...precedingCode(leaders[0]!.statement, body), ...leaders.flatMap((p) => [p, ...(p.merged ?? [])]).flatMap(pointOwnCode)], fn)) {
+    return { handler, fn, body, points, form: 'write-once', sites };
+  }
+  for (const p of points) {
+    delete p.merged;
+    delete p.mergedInto;
+  }
   let phaseReason: string | undefined;
   // Several requests stay write-once when no path reaches more than one of them (if/else, switch cases that return).
   for (let i = 0; i < points.length && !phaseReason; i++) {
@@ -255,6 +263,45 @@ export function anchorOf(node: Node, body: Node): Statement {
   let current: Node = node;
   while (current.getParent() && current.getParent() !== body) current = current.getParent()!;
   return current as Statement;
+}
+
+/**
+ * Consecutive top-level requests with no data dependency (the later one's parameters do not use the
+ * earlier answer or anything computed in between, and the code in between is pure and never exits)
+ * are asked in one round. Returns the points that lead a round.
+ */
+function mergeIndependent(points: RequestPoint[], body: Block, fn: Node): RequestPoint[] {
+  const statements = body.getStatements();
+  const leaders: RequestPoint[] = [];
+  for (const point of points) {
+    const leader = leaders[leaders.length - 1];
+    if (leader && canJoin(leader, point, statements, fn)) {
+      (leader.merged ??= []).push(point);
+      point.mergedInto = leader;
+    } else leaders.push(point);
+  }
+  return leaders;
+}
+
+function canJoin(leader: RequestPoint, next: RequestPoint, statements: Statement[], fn: Node): boolean {
+  if (leader.kind !== 'direct' || next.kind !== 'direct') return false;
+  const last = leader.merged?.[leader.merged.length - 1] ?? leader;
+  const from = statements.indexOf(last.statement);
+  const to = statements.indexOf(next.statement);
+  if (from < 0 || to < 0 || statements.indexOf(leader.statement) < 0) return false;
+  const between = statements.slice(from + 1, to);
+  if (between.some((s) => definitelyExits(s) || s.getDescendants().some((d) => Node.isReturnStatement(d) || Node.isThrowStatement(d) || Node.isBreakStatement(d) || Node.isContinueStatement(d)))) return false;
+  if (firstEffect(between, fn)) return false;
+  // Names bound by the group so far and by the code in between must not feed the next request.
+  const bound = new Set<string>();
+  for (const p of [leader, ...(leader.merged ?? [])]) {
+    if (p.binding.kind !== 'declare' || !p.binding.name) return false;
+    bound.add(p.binding.name);
+  }
+  for (const s of between) for (const id of s.getDescendantsOfKind(SyntaxKind.Identifier)) bound.add(id.getText());
+  if (next.binding.kind !== 'declare' || !next.binding.name) return false;
+  const params = next.sites[0]!.params;
+  return !params || !params.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => bound.has(id.getText()));
 }
 
 function describeNesting(statement: Node, body: Node): string {

@@ -9,7 +9,7 @@ import type { RewriteOptions } from '../model.js';
 import { anchorOf, definitelyExits, type HandlerWork } from './analyse.js';
 import { contextAccess, freeName, type ContextAccess } from './context.js';
 import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
-import { askWithState, askWriteOnce, helperCallLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
+import { askWithState, askWriteOnce, helperCallLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, type HelperWork } from './helper.js';
 import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
@@ -71,9 +71,16 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
 
   if (work.form === 'write-once') {
     edits.push(...capEdits);
+    const followerLines = new Map<RequestPoint, string[]>();
     for (const point of work.points) {
       const indent = indentOf(point.statement);
-      const lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
+      let lines: string[];
+      if (point.mergedInto) lines = followerLines.get(point)!;
+      else if (point.merged) {
+        const merged = mergedLines(point, env, askWriteOnce(env));
+        for (const [follower, l] of merged.followers) followerLines.set(follower, l);
+        lines = merged.leader;
+      } else lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
       edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
     }
     if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });

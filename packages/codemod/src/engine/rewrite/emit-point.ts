@@ -60,6 +60,26 @@ export function baseName(key: string): string {
   return /^[A-Za-z_$]/.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
+/**
+ * Several independent requests asked in one round (write-once): everything is read at the first
+ * one's place; each later one keeps only its binding, at its own place.
+ */
+export function mergedLines(leader: RequestPoint, env: EmitEnv, ask: AskStyle): { leader: string[]; followers: Map<RequestPoint, string[]> } {
+  const group = [leader, ...(leader.merged ?? [])];
+  const plans = group.map((p) => reads(p, env, p.keys.map(keyLiteral))[0]!);
+  const lines: string[] = [];
+  for (const plan of plans) lines.push(...plan.prelude);
+  lines.push(`if (${plans.map((p) => `(${p.missing})`).join(' || ')}) {`);
+  for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
+  lines.push(`  ${ask(`{ ${plans.map((plan, i) => `${keyProperty(group[i]!.keys[0]!)}: ${plan.builder}`).join(', ')} }`)}`);
+  lines.push('}');
+  for (const plan of plans) lines.push(...(plan.afterAnswer ?? []));
+  lines.push(...bindingLines(leader.binding, plans[0]!.value!, plans[0]!.valueType, env));
+  const followers = new Map<RequestPoint, string[]>();
+  group.slice(1).forEach((p, i) => followers.set(p, bindingLines(p.binding, plans[i + 1]!.value!, plans[i + 1]!.valueType, env)));
+  return { leader: lines, followers };
+}
+
 /** Read-or-ask for a direct or parallel point; `ask` decides how the round is returned. */
 export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyExprs?: string[]): string[] {
   const exprs = keyExprs ?? point.keys.map(keyLiteral);

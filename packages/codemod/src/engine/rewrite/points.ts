@@ -31,6 +31,10 @@ export interface RequestPoint {
   keys: string[];
   /** Per-site binding names for 'parallel' (array destructuring elements). */
   elementNames?: Array<string | undefined>;
+  /** Later independent requests asked in the same round as this one (write-once form only). */
+  merged?: RequestPoint[];
+  /** Set on a point asked together with an earlier one: only its binding stays in place. */
+  mergedInto?: RequestPoint;
 }
 
 const LOOP_KINDS = new Set([
