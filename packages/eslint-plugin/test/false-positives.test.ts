@@ -64,10 +64,10 @@ function lint(files: string[]): { findings: string[]; fatal: string[] } {
   const fatal: string[] = [];
   for (const file of files) {
     // A filename with the right extension under a neutral root, so the config's `files` match.
-    const name = join('/virtual', relative(NODE_MODULES, file));
+    const name = join('/virtual', relative(NODE_MODULES, file).replace(/^(\.\.\/)+/, ''));
     const messages = linter.verify(readFileSync(file, 'utf8'), config, name);
     for (const m of messages) {
-      if (m.fatal) fatal.push(`${name}:${m.line} ${m.message}`);
+      if (m.fatal || m.message.startsWith('No matching configuration')) fatal.push(`${name}:${m.line} ${m.message}`);
       else if (m.ruleId?.startsWith('@mcp-mrtr/')) findings.push(`${name}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
     }
   }
@@ -96,6 +96,21 @@ describe('plugin strict config: no findings on real non-MCP code', () => {
       scanned[group.name] = files.length;
     }, 60_000);
   }
+
+  it('already-MRTR code (fixture outputs with every site migrated): no finding', () => {
+    const cases = join(NODE_MODULES, '../fixtures/cases');
+    const outputs = readdirSync(cases)
+      .filter((f) => /\.output\.[cm]?[jt]s$/.test(f))
+      .map((f) => join(cases, f))
+      .filter((f) => !readFileSync(f, 'utf8').includes('@mcp-mrtr-todo'))
+      .sort();
+    expect(outputs.length).toBeGreaterThan(0);
+    const { findings, fatal } = lint(outputs);
+    expect(fatal).toEqual([]);
+    // Sampling and roots stay deprecated (SEP-2577) in MRTR form too: that warning is a true positive.
+    expect(findings.filter((f) => !f.includes('@mcp-mrtr/no-deprecated-client-features'))).toEqual([]);
+    scanned['mrtr-fixture-outputs'] = outputs.length;
+  }, 60_000);
 
   it('positive control: the SDK-bundled legacy server examples are reported', () => {
     const base = join(NODE_MODULES, '@modelcontextprotocol/sdk/dist/esm/examples/server');

@@ -5,12 +5,12 @@
  * or flags it with a reason. Never silently wrong, never a half-rewritten handler, never output
  * that fails to typecheck against the real v2 types.
  *
- * PROPERTY_RUNS (default 60) sets the number of generated handlers, PROPERTY_SEED fixes the seed.
+ * PROPERTY_RUNS (default 150) sets the number of generated handlers, PROPERTY_SEED fixes the seed.
  * On failure fast-check replays the failing case, shrinks it and prints seed, path and the
  * counterexample; the shrunk case is also written as a fixture candidate under
  * .tmp/property-counterexamples/ (input + case.json with a behaviour script).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { caseArbitrary, printCase, toolName } from './generator.js';
 import { runSpecArbitrary, type RunResult, type RunSpec } from './peers.js';
 import { CODEMOD_ROOT, runBatch, type CaseInput, type CaseVerdict } from './pipeline.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 const SEED = process.env.PROPERTY_SEED !== undefined ? Number(process.env.PROPERTY_SEED) : Math.floor(Math.random() * 2 ** 31);
 
 const caseInput: fc.Arbitrary<CaseInput> = fc
@@ -82,7 +82,10 @@ describe('property: generated legacy handlers migrate equivalently or are flagge
     if (flaggedReasons.size) console.log('flag reasons:', Object.fromEntries(flaggedReasons));
 
     const firstFailure = report.verdicts.findIndex((v) => v.kind === 'failure');
-    if (firstFailure === -1) return;
+    if (firstFailure === -1) {
+      rmSync(report.dir, { recursive: true, force: true });
+      return;
+    }
 
     // Replay the failing case through fast-check (same seed, its path) so it shrinks it.
     // Shrinking keeps to the same kind of failure, and skips the typecheck unless that is the failure.

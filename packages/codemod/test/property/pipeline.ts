@@ -142,7 +142,16 @@ export async function runBatch(name: string, cases: CaseInput[], options: { type
       continue;
     }
     const ranges = caseRanges(m.source, m.ns)!;
-    for (const n of m.ns) verdicts[n] = classify(fr.sites.filter((s) => inRange(s.line, ranges.get(n))));
+    const outRanges = caseRanges(output, m.ns);
+    const outLines = output.split(/\r?\n/);
+    for (const n of m.ns) {
+      verdicts[n] = classify(fr.sites.filter((s) => inRange(s.line, ranges.get(n))));
+      // A flagged handler carries an @mcp-mrtr-todo marker in the output, next to its code.
+      const r = outRanges?.get(n);
+      if (verdicts[n]?.kind === 'flagged' && r && !outLines.slice(r[0] - 1, r[1] - 1).some((l) => l.includes('@mcp-mrtr-todo'))) {
+        verdicts[n] = { kind: 'failure', why: 'flagged handler without an @mcp-mrtr-todo marker in the output' };
+      }
+    }
     if (fr.status === 'changed') {
       toTypecheck.push(m.migrated);
       outputRanges.set(m.migrated, caseRanges(output, m.ns));

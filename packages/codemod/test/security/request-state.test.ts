@@ -10,11 +10,11 @@
  * - a missing or short MCP_REQUEST_STATE_KEY: start-up (module import or server construction)
  *   fails with a message naming the variable.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { effectCounts, resetEffects } from '../../../../fixtures/support/effects.js';
 import { callTool, tamper, type McpFetchHandler, type RpcResponse } from './raw-rpc.js';
 import { copyProject, migrateInPlace, tempProject } from './temp-project.js';
@@ -101,6 +101,11 @@ beforeAll(async () => {
 afterEach(() => {
   vi.useRealTimers();
   process.env[KEY_ENV] = KEY;
+});
+
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of [serverDir, ...copies]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('migrated multi-round server: requestState', () => {
@@ -195,6 +200,7 @@ describe('migrated multi-round server: requestState', () => {
 describe('migrated server start-up without a proper key', () => {
   async function startUp(copyName: string, key: string | undefined): Promise<unknown> {
     const dir = copyProject(serverDir, copyName);
+    copies.push(dir);
     if (key === undefined) delete process.env[KEY_ENV];
     else process.env[KEY_ENV] = key;
     try {
