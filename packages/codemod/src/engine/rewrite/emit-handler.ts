@@ -177,13 +177,13 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
    * returns with the state of its phase; a nested point may be skipped, and then the code after
    * its statement runs on in the same round.
    */
-  const forward = (j: number, scoped: EmitEnv): string[] => {
+  const forward = (j: number, scoped: EmitEnv, argsDigest: string): string[] => {
     const point = work.points[j]!;
-    const ask = askWithState(scoped, stateObject(j, j === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`), codec);
+    const ask = askWithState(scoped, stateObject(j, argsDigest), codec);
     const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn!), access.ctx) : undefined);
     if (!nested(j)) return transition;
     const out = [anchorText(j, transition, true), ...segmentAfter(j + 1).map((s) => segText(s, ''))];
-    if (j + 1 < n) return [...out, ...forward(j + 1, scoped)];
+    if (j + 1 < n) return [...out, ...forward(j + 1, scoped, argsDigest)];
     const last = statements[statements.length - 1];
     if (!definitelyExits(last)) out.push('return undefined;');
     return out;
@@ -198,7 +198,8 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     }
     for (const s of segmentAfter(k)) bodyLines.push(segText(s, ''));
     if (!isLast) {
-      bodyLines.push(...forward(k, scoped));
+      // The first round has no state yet: the digest is computed; later rounds carry it on.
+      bodyLines.push(...forward(k, scoped, k === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`));
       lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
       lines.push(...block(bodyLines));
       lines.push('}');

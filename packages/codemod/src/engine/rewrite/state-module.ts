@@ -112,15 +112,21 @@ export function serverConstructionsFor(handler: Handler, project: Project): NewE
   const receiver = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : undefined;
   const found = receiver ? resolveConstruction(receiver, 0) : undefined;
   if (found) return [found];
-  // Unresolved (server passed in as a parameter, built by a factory elsewhere): wire every construction.
-  const all: NewExpression[] = [];
-  for (const file of project.getSourceFiles()) {
-    if (file.isInNodeModules() || file.isDeclarationFile()) continue;
-    file.forEachDescendant((node) => {
-      if (Node.isNewExpression(node) && /^(McpServer|Server)$/.test(node.getExpression().getText())) all.push(node);
-    });
-  }
-  return all;
+  // Unresolved (server passed in as a parameter): the constructions in the handler's file, else in
+  // the project files that import it (`registerTools(server)` called where the server is built).
+  const inFile = constructionsIn(handler.sourceFile);
+  if (inFile.length > 0) return inFile;
+  const importers = handler.sourceFile.getReferencingSourceFiles().filter((f) => !f.isInNodeModules() && !f.isDeclarationFile());
+  void project;
+  return importers.flatMap(constructionsIn);
+}
+
+function constructionsIn(file: SourceFile): NewExpression[] {
+  const found: NewExpression[] = [];
+  file.forEachDescendant((node) => {
+    if (Node.isNewExpression(node) && /^(McpServer|Server)$/.test(node.getExpression().getText())) found.push(node);
+  });
+  return found;
 }
 
 function resolveConstruction(expr: Node, depth: number): NewExpression | undefined {
