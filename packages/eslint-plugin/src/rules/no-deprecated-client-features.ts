@@ -18,7 +18,7 @@ import {
   isLegacyMethod,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
-import { createRule } from '../utils/create-rule.js';
+import { createOptionlessRule } from '../utils/optionless-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import {
@@ -68,7 +68,7 @@ function messageFor(method: LegacyMethod): MessageId {
 
 const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
-export default createRule<[], MessageId>({
+export default createOptionlessRule<MessageId>({
   name: 'no-deprecated-client-features',
   meta: {
     type: 'suggestion',
