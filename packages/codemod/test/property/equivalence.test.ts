@@ -78,7 +78,8 @@ describe('property: generated legacy handlers migrate equivalently or are flagge
     }
     console.log(`property: ${inputs.length} cases in ${Date.now() - t0} ms (migrate ${report.timings.migrate}, typecheck ${report.timings.typecheck}, run ${report.timings.run}): ${counts.migrated} migrated (${counts.runs} scripted runs, ${counts.rounds} tools/call rounds), ${counts.flagged} flagged, ${counts.failure} failed`);
     const flaggedReasons = new Map<string, number>();
-    for (const v of report.verdicts) if (v.kind === 'flagged') for (const r of v.reasons) flaggedReasons.set(r.replace(/^\d+: /, ''), (flaggedReasons.get(r.replace(/^\d+: /, '')) ?? 0) + 1);
+    const normalise = (r: string) => r.replace(/^\d+: /, '').replace(/line \d+/g, 'line N').replace(/\bc\d+_helper/g, 'helper').replace(/`(effect|out\.push)\('[^']*'\)`/g, '`$1(...)`');
+    for (const v of report.verdicts) if (v.kind === 'flagged') for (const r of v.reasons) flaggedReasons.set(normalise(r), (flaggedReasons.get(normalise(r)) ?? 0) + 1);
     if (flaggedReasons.size) console.log('flag reasons:', Object.fromEntries(flaggedReasons));
 
     const firstFailure = report.verdicts.findIndex((v) => v.kind === 'failure');
