@@ -7,6 +7,7 @@ import { Node, SyntaxKind, type Block, type ParameterDeclaration, type Statement
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Site } from '../model.js';
 import { firstEffect, abbreviate } from './purity.js';
+import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -26,7 +27,9 @@ export interface HandlerWork {
   fn: FunctionWithBody;
   body: Block;
   points: RequestPoint[];
-  form: 'write-once' | 'phases';
+  form: 'write-once' | 'phases' | 'loop';
+  /** Loop form: the loop that holds the request. */
+  loop?: LoopPlan;
   /** Why the phase form was needed (for the decision note). */
   phaseReason?: string;
   sites: Site[];
@@ -191,7 +194,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
     if (point.kind === 'helper' && point.sites.length > 1) {
       throw new Obstacle(`helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\` makes ${point.sites.length} requests; only single-request helpers are rewritten`);
     }
-    checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!));
+    checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!), true);
   }
   return points;
 }
@@ -221,6 +224,8 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   const points = requestPoints(fn, entries);
   const sites = entries.map((e) => e.site);
   if (points.length === 0) throw new Obstacle('no request point found in the handler');
+  const looped = points.find((p) => enclosingLoop(p.statement, body));
+  if (looped) return { handler, fn, body, points, form: 'loop', loop: planLoop(points, looped, body, fn), sites };
   const leaders = mergeIndependent(points, body, fn);
   if (leaders.length === 1 && !firstEffect([...precedingCode(leaders[0]!.statement, body), ...leaders.flatMap((p) => [p, ...(p.merged ?? [])]).flatMap(pointOwnCode)], fn)) {
     return { handler, fn, body, points, form: 'write-once', sites };

@@ -11,6 +11,7 @@ import { contextAccess, freeName, type ContextAccess } from './context.js';
 import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, type HelperWork } from './helper.js';
+import { emitLoopHandler } from './emit-loop.js';
 import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
@@ -25,7 +26,7 @@ export interface FileWork {
   names: NameAllocator;
 }
 
-function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
+export function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
   const edits: TextEdit[] = [];
   root.forEachDescendant((node, traversal) => {
     if (exclude.includes(node)) return traversal.skip();
@@ -49,13 +50,14 @@ export function helperCallText(point: RequestPoint, helper: HelperWork | undefin
   return `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`;
 }
 
-function reindent(node: Node, text: string, extra: string): string {
+export function reindent(node: Node, text: string, extra: string): string {
   const multilineTemplate = node.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
   if (multilineTemplate) return text;
   return text.split('\n').map((l, i) => (i === 0 || l.trim() === '' ? l : extra + l)).join('\n');
 }
 
 export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions): TextEdit[] {
+  if (work.form === 'loop') return emitLoopHandler(work, fw, options);
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
   const names = fw.names;
@@ -255,7 +257,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork): TextEdit[] {
   return edits;
 }
 
-function pascal(name: string): string {
+export function pascal(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(joined) ? joined : `Handler${joined}`;

@@ -20,7 +20,7 @@ export function askWithState(env: EmitEnv, stateExpr: string, codec: string): As
   return (requests) => `return ${TARGET.inputRequired}({ inputRequests: ${requests}, requestState: await ${codec}.mint(${stateExpr}, ${env.ctx}) });`;
 }
 
-function bindingLines(binding: Binding, value: string, valueType: string | undefined, env: EmitEnv): string[] {
+export function bindingLines(binding: Binding, value: string, valueType: string | undefined, env: EmitEnv): string[] {
   switch (binding.kind) {
     case 'declare': {
       const type = binding.typeText ?? (env.ts && binding.name ? valueType : undefined);

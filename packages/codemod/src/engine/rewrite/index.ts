@@ -21,6 +21,7 @@ import { emitHandler, emitHelper, type FileWork } from './emit-handler.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports } from './imports.js';
 import { Obstacle, type RequestPoint } from './points.js';
+import { LOOP_ROUND_CAP } from './loop.js';
 import {
   CODEC_EXPORT,
   DIGEST_EXPORT,
@@ -145,7 +146,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     try {
       assignKeys(work, helpers);
       fw.edits.push(...emitHandler(work, fw, helpers, options));
-      if (work.form === 'phases') {
+      if (work.form === 'phases' || work.form === 'loop') {
         const servers = serverConstructionsFor(work.handler, project);
         if (servers.length === 0) throw new Obstacle('no McpServer/Server construction found to wire requestState verification into');
         for (const s of servers) constructions.add(s);
@@ -235,6 +236,10 @@ function identifiersIn(file: SourceFile): string[] {
 
 function noteFor(work: HandlerWork, point: RequestPoint | undefined): string {
   if (work.form === 'write-once') return 'write-once: the handler re-runs from the top and reads the answer from inputResponses';
+  if (work.form === 'loop') {
+    const rounds = work.loop!.capped ? `one round per iteration, at most ${LOOP_ROUND_CAP}` : work.loop!.kind === 'for-of' ? 'one round per item' : "one round per iteration, bounded by the loop's own condition";
+    return `loop form (${rounds}); the loop position and live locals carried in the sealed requestState`;
+  }
   const index = point ? work.points.indexOf(point) + 1 : 0;
   return `phase ${index} of ${work.points.length} (${work.phaseReason}); earlier answers and live locals carried in the sealed requestState`;
 }

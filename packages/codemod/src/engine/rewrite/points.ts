@@ -45,6 +45,16 @@ const LOOP_KINDS = new Set([
   SyntaxKind.DoStatement,
 ]);
 
+export function isLoop(node: Node): boolean {
+  return LOOP_KINDS.has(node.getKind());
+}
+
+/** How the legacy flag names a loop around a request (kept for the shapes the loop form does not take). */
+export function loopFlag(what: string, loop: Node, why: string): Obstacle {
+  const kind = loop.getKindName().replace('Statement', '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+  return new Obstacle(`${what} is inside a ${kind} loop (line ${line(loop)}): ${why}`);
+}
+
 export function line(node: Node): number {
   return node.getStartLineNumber();
 }
@@ -67,7 +77,8 @@ function describeFunction(fn: Node): string {
 }
 
 /** Checks the statement sits in `fn`'s own body under block/if/try/switch only. */
-export function checkStatementPath(statement: Statement, fn: Node, what: string): void {
+/** With `allowLoops`, plain loops are let through (the planner decides whether it can carry them in requestState). */
+export function checkStatementPath(statement: Statement, fn: Node, what: string, allowLoops = false): void {
   const body = (fn as Node & { getBody?: () => Node | undefined }).getBody?.();
   let node: Node = statement;
   while (node !== body) {
@@ -76,6 +87,10 @@ export function checkStatementPath(statement: Statement, fn: Node, what: string)
     if (LOOP_KINDS.has(parent.getKind())) {
       const loop = parent.getKindName().replace('Statement', '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
       const isForAwait = Node.isForOfStatement(parent) && parent.isAwaited();
+      if (allowLoops && !isForAwait && !Node.isForInStatement(parent)) {
+        node = parent;
+        continue;
+      }
       throw new Obstacle(
         isForAwait
           ? `${what} is inside a for-await loop over a stream: each iteration would need its own round and the stream position cannot be carried in requestState`

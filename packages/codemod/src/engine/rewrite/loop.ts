@@ -1,0 +1,107 @@
+/**
+ * Loop form (plan): a request inside a loop asks once per iteration, so the loop position (and
+ * whatever the loop accumulates) must travel in requestState. Only the common shapes are taken:
+ *
+ *   - the loop is a top-level statement of the handler body and holds the handler's only request;
+ *   - the request statement sits directly in the loop body; the code before it in the body (it is
+ *     re-run on the answer round) is pure and never leaves the iteration;
+ *   - `for (let i = init; cond; update)`, `while (cond)`, `do { } while (cond)`, or
+ *     `for (const item of list)` over an array (walked by an index carried in the state).
+ *
+ * A loop the legacy code bounds (a counter in its condition, or the items of an array) keeps that
+ * bound; `while`/`do`/condition-less loops get a fixed cap on rounds. Anything else keeps the flag,
+ * with the reason.
+ */
+import { Node, SyntaxKind, type Block, type DoStatement, type ForOfStatement, type ForStatement, type Statement, type WhileStatement } from 'ts-morph';
+import { firstEffect } from './purity.js';
+import { isLoop, line, loopFlag, siteLabel, type RequestPoint } from './points.js';
+
+/** Rounds a loop without a legacy bound may ask before the handler gives up. */
+export const LOOP_ROUND_CAP = 20;
+
+export interface LoopPlan {
+  loop: ForStatement | WhileStatement | DoStatement | ForOfStatement;
+  kind: 'for' | 'while' | 'do' | 'for-of';
+  /** Loop body statements before / after the request statement. */
+  before: Statement[];
+  after: Statement[];
+  /** `for`: the counter declared in the initializer (carried in the state). */
+  counter?: { name: string; init: string };
+  /** No legacy bound: a round counter in the state caps the loop at LOOP_ROUND_CAP rounds. */
+  capped: boolean;
+}
+
+/** The loop (if any) between `statement` and `body`. */
+export function enclosingLoop(statement: Node, body: Node): Node | undefined {
+  for (let node = statement.getParent(); node && node !== body; node = node.getParent()) if (isLoop(node)) return node;
+  return undefined;
+}
+
+function exits(nodes: Node[]): Node | undefined {
+  for (const n of nodes) {
+    if (Node.isReturnStatement(n) || Node.isThrowStatement(n) || Node.isBreakStatement(n) || Node.isContinueStatement(n)) return n;
+    const found = n.getFirstDescendant((d) => Node.isReturnStatement(d) || Node.isThrowStatement(d) || Node.isBreakStatement(d) || Node.isContinueStatement(d));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function planLoop(points: RequestPoint[], point: RequestPoint, body: Block, fn: Node): LoopPlan {
+  const loopNode = enclosingLoop(point.statement, body)!;
+  const what = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
+  const flag = (why: string): never => {
+    throw loopFlag(what, loopNode, `${why}; not rewritten automatically`);
+  };
+  if (points.length > 1) flag(`the handler makes ${points.length} requests; the loop form takes a loop holding the handler's only request`);
+  if (point.kind !== 'direct') flag(point.kind === 'helper' ? 'requests through a helper inside a loop are not carried in requestState' : 'only a single awaited request inside a loop is carried in requestState');
+  if (loopNode.getParent() !== body) flag('the loop is nested inside another statement; only a loop at the top level of the handler is rewritten');
+  const loopBody = (loopNode as Node & { getStatement(): Node }).getStatement();
+  if (!Node.isBlock(loopBody) || point.statement.getParent() !== loopBody) flag('the request is nested inside a statement of the loop body; only a request directly in the loop body is rewritten');
+  const block = loopBody as Block;
+  if (loopNode.getFirstDescendantByKind(SyntaxKind.LabeledStatement) || loopNode.getParent()?.getKind() === SyntaxKind.LabeledStatement) flag('the loop uses labels');
+  if (block.getDescendantsOfKind(SyntaxKind.VariableDeclarationList).some((l) => l.getDeclarationKind() === 'var')) flag('the loop body declares `var` variables, which outlive the iteration');
+  const statements = block.getStatements();
+  const at = statements.indexOf(point.statement);
+  const before = statements.slice(0, at);
+  const after = statements.slice(at + 1);
+  const exit = exits(before);
+  if (exit) flag(`\`${exit.getText().split('\n')[0]}\` (line ${line(exit)}) can leave the iteration before the request, and that code re-runs on the answer round`);
+  const effect = firstEffect([...before, ...point.sites.flatMap((s) => (s.params ? [s.params] : []))], block);
+  if (effect) flag(`\`${effect.description}\` (line ${line(effect.node)}) runs in the loop before the request and would repeat on the answer round`);
+  if (before.some((s) => s.getDescendantsOfKind(SyntaxKind.AwaitExpression).length > 0)) flag('the loop body awaits something before the request');
+  const loop = loopNode as LoopPlan['loop'];
+  const pureCondition = (cond: Node | undefined): void => {
+    if (!cond) return;
+    const e = firstEffect([cond], fn);
+    if (e || cond.getDescendantsOfKind(SyntaxKind.AwaitExpression).length > 0) flag(`the loop condition \`${cond.getText()}\` is re-evaluated on the answer round and is not provably pure`);
+  };
+  if (Node.isForStatement(loop)) {
+    const init = loop.getInitializer();
+    let counter: LoopPlan['counter'];
+    if (init) {
+      if (!Node.isVariableDeclarationList(init) || init.getDeclarationKind() !== 'let' || init.getDeclarations().length !== 1) flag('the for-loop initializer is not a single `let` counter');
+      const decl = (init as Node & { getDeclarations(): Array<Node & { getNameNode(): Node; getInitializer(): Node | undefined; getTypeNode(): Node | undefined }> }).getDeclarations()[0]!;
+      const value = decl.getInitializer();
+      if (!Node.isIdentifier(decl.getNameNode()) || !value || !Node.isNumericLiteral(value) || decl.getTypeNode()) flag('the for-loop counter is not a number initialised with a literal');
+      counter = { name: decl.getNameNode().getText(), init: value!.getText() };
+    }
+    pureCondition(loop.getCondition());
+    const bounded = !!counter && !!loop.getCondition()?.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === counter!.name);
+    return { loop, kind: 'for', before, after, counter, capped: !bounded };
+  }
+  if (Node.isWhileStatement(loop)) {
+    pureCondition(loop.getExpression());
+    return { loop, kind: 'while', before, after, capped: true };
+  }
+  if (Node.isDoStatement(loop)) return { loop, kind: 'do', before, after, capped: true };
+  if (Node.isForOfStatement(loop)) {
+    const init = loop.getInitializer();
+    if (!Node.isVariableDeclarationList(init) || init.getDeclarationKind() === 'var' || init.getDeclarations().length !== 1) flag('the for-of loop does not declare its item with `const`/`let`');
+    const list = loop.getExpression();
+    if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(list.getText())) flag(`the for-of loop iterates \`${list.getText()}\`, not a variable or property the answer round can read again`);
+    const type = list.getType();
+    if (!(type.isArray() || type.isTuple() || type.getText().startsWith('readonly '))) flag(`cannot prove \`${list.getText()}\` is an array (the loop position is carried as an index)`);
+    return { loop, kind: 'for-of', before, after, capped: false };
+  }
+  return flag('unsupported loop');
+}
