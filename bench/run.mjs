@@ -6,9 +6,10 @@
  *
  *   node bench/run.mjs [--sizes 500,2000] [--full] [--reps 3] [--seed 42] [--tools migrate,official]
  *                      [--no-lint] [--lint-sizes 2000] [--no-readme] [--trees-dir <dir>] [--timeout-s 900]
+ *   node bench/run.mjs --report-only bench/out/latest.json   (re-render table + README from saved figures)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ import { measure, rssMethod } from './lib/measure.mjs';
 import { benchTools, snapshotCli } from './lib/tools.mjs';
 import { maxOf, median, treeStats } from './lib/stats.mjs';
 import { computeRatios, evaluateTargets, renderMarkdown, updateReadme } from './lib/report.mjs';
-import { runLint } from './lib/lint.mjs';
+import { normaliseLint, runLint } from './lib/lint.mjs';
 import { loadGenerator, prepareTree } from './lib/tree.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -37,6 +38,7 @@ const { values: opts } = parseArgs({
     'timeout-s': { type: 'string', default: '900' },
     'trees-dir': { type: 'string' },
     'lint-sizes': { type: 'string' },
+    'report-only': { type: 'string' },
   },
   allowNegative: true,
 });
@@ -59,6 +61,18 @@ const lintSizes = opts['lint-sizes']
   : [sizesWanted.includes(2000) ? 2000 : Math.max(...sizesWanted.filter((n) => n <= 2000), 0)];
 
 const log = (...a) => console.error('[bench]', ...a);
+
+// --report-only <json>: re-render the table (and README) from a saved run, measuring nothing.
+if (opts['report-only']) {
+  const saved = JSON.parse(readFileSync(opts['report-only'], 'utf8'));
+  for (const size of saved.sizes) if (size.lint?.raw) size.lint = normaliseLint({ ...size.lint.raw, topRules: size.lint.topRules });
+  saved.ratios = computeRatios(saved.sizes);
+  saved.targets = evaluateTargets(saved.sizes, saved.ratios);
+  const markdown = renderMarkdown(saved);
+  console.log(markdown);
+  if (withReadme && updateReadme(join(root, 'README.md'), markdown)) log('README.md: benchmark section updated');
+  process.exit(0);
+}
 // Trees live outside the repository: inside it, .gitignore (bench/out/) and the `out` build-directory
 // rule would hide them from mcp-mrtr's discovery. A node_modules link gives the SDK's types.
 const treesDir = opts['trees-dir'] ?? join(os.tmpdir(), 'mcp-mrtr-bench');

@@ -20,11 +20,22 @@ export async function runLint({ root, tree, reps, log }) {
   }
 }
 
-function normaliseLint(r) {
-  const offMs = r.offMs ?? r.withoutMs ?? null;
-  const onMs = r.onMs ?? r.withMs ?? null;
-  const overheadPct = r.overheadPct ?? (offMs && onMs ? ((onMs - offMs) / offMs) * 100 : null);
+/**
+ * One shape for the report whatever the lint bench version returns. `overheadPct` is the lint
+ * bench's own headline figure (paired per-file CPU time when it provides that, else whole-tree wall).
+ */
+export function normaliseLint(r) {
   const { topRules, ...rest } = r;
-  const cpuOverheadPct = r.cpuOverheadPct ?? null;
-  return { offMs, onMs, overheadPct, cpuOverheadPct, rulesOverheadPct: r.rulesOverheadPct ?? null, topRules: topRules ?? [], raw: rest };
+  const paired = Array.isArray(r.paired);
+  return {
+    measure: paired ? 'paired CPU' : 'wall',
+    offMs: r.offMs ?? r.withoutMs ?? null,
+    onMs: r.onMs ?? r.withMs ?? null,
+    overheadPct: r.overheadPct ?? null,
+    wallOverheadPct: r.wholeTree?.wallOverheadPct ?? (paired ? null : (r.overheadPct ?? null)),
+    cpuOverheadPct: r.wholeTree?.cpuOverheadPct ?? r.cpuOverheadPct ?? null,
+    rulesOverheadPct: r.rulesPctOfParse ?? r.rulesOverheadPct ?? null,
+    topRules: topRules ?? [],
+    raw: rest,
+  };
 }
