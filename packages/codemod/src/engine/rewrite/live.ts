@@ -3,7 +3,7 @@
  * read at or after it, and how each travels to the next round (stored in requestState when
  * JSON-serialisable, recomputed when provably pure, otherwise an obstacle).
  */
-import { Node, SyntaxKind, TypeFormatFlags, type Statement, type Type, type VariableStatement } from 'ts-morph';
+import { Node, SyntaxKind, TypeFormatFlags, ts, type Statement, type Type, type VariableStatement } from 'ts-morph';
 import { firstEffect } from './purity.js';
 import { Obstacle } from './points.js';
 
@@ -69,6 +69,8 @@ export function isJsonType(type: Type, depth = 0): boolean | undefined {
   if (depth > 6) return false;
   if (type.isAny() || type.isUnknown()) return undefined;
   if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isLiteral() || type.isBooleanLiteral() || type.isEnumLiteral() || type.isEnum()) return true;
+  // Template literal types (e.g. randomUUID's `${string}-${string}-...`) are strings on the wire.
+  if (type.getFlags() & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike)) return true;
   if (type.isUnion()) {
     let all = true;
     for (const t of type.getUnionTypes()) {
