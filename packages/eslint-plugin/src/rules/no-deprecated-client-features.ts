@@ -75,7 +75,7 @@ export default createOptionlessRule<MessageId>({
     docs: {
       description:
         'Warn on sampling and roots requests, includeContext, elicitationId and roots list-changed handlers, deprecated by SEP-2577',
-      recommended: true,
+      recommended: false,
     },
     hasSuggestions: true,
     schema: [],

@@ -114,6 +114,24 @@ export default createOptionlessRule<MessageId>({
       return visit(node, 0);
     }
 
+    /**
+     * `envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities()`: the per-request
+     * capabilities come first; the session-scoped read only serves 2025-era clients, which have no
+     * envelope (the codemod emits exactly this).
+     */
+    function isEnvelopeFallback(call: TSESTree.CallExpression): boolean {
+      let child: TSESTree.Node = call;
+      let parent = call.parent;
+      while (parent && (parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression || parent.type === AST_NODE_TYPES.ChainExpression)) {
+        child = parent;
+        parent = parent.parent;
+      }
+      if (parent?.type !== AST_NODE_TYPES.LogicalExpression || parent.right !== child) return false;
+      if (parent.operator !== '??' && parent.operator !== '||') return false;
+      const left = sourceCode.getText(parent.left);
+      return left.includes(`.${TARGET.envelopeProperty}`) && left.includes(TARGET.clientCapabilitiesMetaKey);
+    }
+
     function reportStore(node: TSESTree.Node, key: TSESTree.Node): void {
       context.report({ node, messageId: 'sessionKeyedAnswer', data: { key: sourceCode.getText(key) } });
     }
@@ -127,6 +145,7 @@ export default createOptionlessRule<MessageId>({
           // with type information, a receiver that is not an MCP server is someone else's API
           const receiverTypes = getTypeNames(sourceCode, callee.object);
           if (receiverTypes && !receiverTypes.some((n) => SERVER_CLASS_NAMES.has(n))) return;
+          if (isEnvelopeFallback(call)) return;
           if (getMcpContextResolver(sourceCode).contextOf(call).kind === 'handler') {
             context.report({ node: call, messageId: 'capabilitiesInHandler' });
           }

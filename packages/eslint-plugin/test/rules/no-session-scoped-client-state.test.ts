@@ -15,8 +15,15 @@ ruleTester.run('no-session-scoped-client-state', testable(rule), {
     // answers kept per request, not per session
     V1 + `mcp.registerTool('t', {}, async (args, extra) => { const r = await mcp.server.listRoots(); const byRequest = new Map(); byRequest.set(extra.requestId, r); return { content: [] }; });`,
     asJs({ code: `const caps = server.getClientCapabilities(); module.exports = caps;` }),
+    // the codemod's read: per-request envelope first, session-scoped fallback only for 2025-era clients
+    V1 + `import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';\nmcp.registerTool('t', {}, async (args, ctx) => {\n  const caps = ((ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? mcp.server.getClientCapabilities());\n  return { content: [{ type: 'text', text: String(!!caps?.elicitation) }] };\n});`,
   ],
   invalid: [
+    {
+      // a fallback whose left side is not the request envelope is still a session-scoped read
+      code: V1 + `mcp.registerTool('t', {}, async (args, extra) => {\n  const caps = cached ?? mcp.server.getClientCapabilities();\n  return { content: [] };\n});`,
+      errors: [{ messageId: 'capabilitiesInHandler', line: 4 }],
+    },
     {
       code: V1 + `mcp.registerTool('t', {}, async (args, extra) => {\n  if (!mcp.server.getClientCapabilities()?.elicitation) return { content: [] };\n  return { content: [] };\n});`,
       errors: [{ messageId: 'capabilitiesInHandler', line: 4 }],
