@@ -99,9 +99,31 @@ export function planLoop(points: RequestPoint[], point: RequestPoint, body: Bloc
     if (!Node.isVariableDeclarationList(init) || init.getDeclarationKind() === 'var' || init.getDeclarations().length !== 1) flag('the for-of loop does not declare its item with `const`/`let`');
     const list = loop.getExpression();
     if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(list.getText())) flag(`the for-of loop iterates \`${list.getText()}\`, not a variable or property the answer round can read again`);
+    const root = list.getText().split('.')[0]!;
+    const changed = loop.getStatement().getDescendantsOfKind(SyntaxKind.Identifier).find((id) => id.getText() === root && changesList(id));
+    if (changed) flag(`the loop body changes \`${root}\` (line ${line(changed)}) while iterating it`);
     const type = list.getType();
     if (!(type.isArray() || type.isTuple() || type.getText().startsWith('readonly '))) flag(`cannot prove \`${list.getText()}\` is an array (the loop position is carried as an index)`);
     return { loop, kind: 'for-of', before, after, capped: false };
   }
   return flag('unsupported loop');
+}
+
+const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+/** `list = ...`, `list.x = ...`, `list[i] = ...`, `list.push(...)`: the iterated array may change under the index. */
+function changesList(id: Node): boolean {
+  let node: Node = id;
+  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
+    if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === node) {
+      const call = parent.getParent();
+      if (Node.isCallExpression(call) && call.getExpression() === parent && MUTATING_METHODS.has(parent.getName())) return true;
+      continue;
+    }
+    if (Node.isElementAccessExpression(parent) && parent.getExpression() === node) continue;
+    if (Node.isBinaryExpression(parent) && parent.getLeft() === node && /=$/.test(parent.getOperatorToken().getText()) && !/^(==|===|!=|!==|<=|>=)$/.test(parent.getOperatorToken().getText())) return true;
+    if ((Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent)) && /\+\+|--/.test(parent.getText())) return true;
+    return false;
+  }
+  return false;
 }
