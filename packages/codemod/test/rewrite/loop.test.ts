@@ -160,4 +160,36 @@ describe('loop form', () => {
     expect(reasons[4]).toMatch(/the handler makes 2 requests/);
     expect(reasons[5]).toMatch(/the handler makes 2 requests/);
   }, 60_000);
+  it('migrates an ask-until-valid counter loop in plain JS (no type syntax in the output)', async () => {
+    const dir = tempProject('loop-js', {
+      'server.mjs': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+export function createServer() {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('name', { inputSchema: { prefix: z.string() } }, async ({ prefix }) => {
+    let name = '';
+    for (let attempt = 0; attempt < 2 && !name; attempt++) {
+      const reply = await server.server.elicitInput({ message: attempt === 0 ? 'Name?' : 'Again?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+      if (reply.action === 'accept' && typeof reply.content?.name === 'string' && reply.content.name.length > 1) name = reply.content.name;
+    }
+    return { content: [{ type: 'text', text: name ? prefix + name : 'no name' }] };
+  });
+  return server;
+}
+`,
+    });
+    dirs.push(dir);
+    const result = await migrateInPlace(dir);
+    expect(result.files.flatMap((f) => f.sites).map((s) => s.status)).toEqual(['migrated']);
+    const mod = (await import(pathToFileURL(join(dir, 'server.mjs')).href)) as { createServer: () => McpServer };
+    const handler = createMcpHandler(() => mod.createServer());
+    const first = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' } });
+    expect(first.result?.inputRequests?.reply?.params.message).toBe('Name?');
+    const second = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' }, requestState: first.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { name: 'X' } } } });
+    expect(second.result?.inputRequests?.reply?.params.message).toBe('Again?');
+    const exhausted = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' }, requestState: second.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { name: 'Y' } } } });
+    expect(exhausted.result?.content).toEqual([{ type: 'text', text: 'no name' }]);
+    const valid = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' }, requestState: second.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { name: 'Who' } } } });
+    expect(valid.result?.content).toEqual([{ type: 'text', text: 'Dr Who' }]);
+  }, 60_000);
 });
