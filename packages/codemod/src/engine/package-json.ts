@@ -68,6 +68,9 @@ function nearestManifest(start: string, cache: Map<string, string | undefined>):
   const candidate = path.join(start, 'package.json');
   let found: string | undefined;
   if (fs.existsSync(candidate)) found = candidate;
+  // A manifest above the repository root belongs to another project (e.g. a temp project created
+  // inside this monorepo): never rewrite it.
+  else if (fs.existsSync(path.join(start, '.git'))) found = undefined;
   else {
     const parent = path.dirname(start);
     found = parent === start ? undefined : nearestManifest(parent, cache);

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { planPackageJsonChanges } from '../src/engine/package-json.js';
+
+const V1_MANIFEST = JSON.stringify({ devDependencies: { '@modelcontextprotocol/sdk': '1.32.2' } }, null, 2) + '\n';
+const MIGRATED = `import { McpServer } from '@modelcontextprotocol/server';\n`;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function outerWithInner(innerIsRepo: boolean): { outer: string; file: string } {
+  const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-manifest-'));
+  dirs.push(outer);
+  fs.writeFileSync(path.join(outer, 'package.json'), V1_MANIFEST);
+  const inner = path.join(outer, 'project');
+  fs.mkdirSync(path.join(inner, 'src'), { recursive: true });
+  if (innerIsRepo) fs.mkdirSync(path.join(inner, '.git'));
+  return { outer, file: path.join(inner, 'src', 'server.ts') };
+}
+
+describe('planPackageJsonChanges: which manifest a file belongs to', () => {
+  it('walks up to the nearest package.json inside the repository', () => {
+    const { outer, file } = outerWithInner(false);
+    const changes = planPackageJsonChanges([{ path: file, text: MIGRATED }]);
+    expect(changes.map((c) => c.path)).toEqual([path.join(outer, 'package.json')]);
+    expect(changes[0]!.removed).toEqual({ '@modelcontextprotocol/sdk': '1.32.2' });
+  });
+
+  it('never plans a change to a package.json above the repository root of the migrated file', () => {
+    const { file } = outerWithInner(true);
+    expect(planPackageJsonChanges([{ path: file, text: MIGRATED }])).toEqual([]);
+  });
+});
