@@ -103,10 +103,38 @@ const CAPABILITY_ERRORS: Record<string, string> = {
   roots: 'Client does not support listing roots (required for roots/list)',
 };
 
-function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string): string[] {
+/**
+ * `<server>.getClientCapabilities()` for a site called on a low-level server (`mcp.server.elicitInput`,
+ * `this.server.createMessage`): 2025-era clients served through the SDK's legacy shim carry no
+ * envelope, and without this fallback a client lacking the capability would get the shim's error
+ * instead of the legacy one that the handler's own fail-open path expects. Only receivers that are
+ * plain property chains rooted in `this`, a parameter or a binding outside the handler, so the
+ * expression is side-effect free and in scope wherever the check is emitted.
+ */
+function legacyCapabilitiesFallback(site: Site): string | undefined {
+  if (site.shape !== 'server-method' || !Node.isCallExpression(site.node)) return undefined;
+  const callee = site.node.getExpression();
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const receiver = callee.getExpression();
+  const text = receiver.getText();
+  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(text)) return undefined;
+  let root: Node = receiver;
+  while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
+  if (Node.isThisExpression(root)) return `${text}.getClientCapabilities()`;
+  if (!Node.isIdentifier(root)) return undefined;
+  const fn = site.node.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
+  const declarations = root.getSymbol()?.getDeclarations() ?? [];
+  if (declarations.length === 0) return undefined;
+  const safe = declarations.every((d) => Node.isParameterDeclaration(d) || !fn || !d.getAncestors().includes(fn));
+  return safe ? `${text}.getClientCapabilities()` : undefined;
+}
+
+function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string, site?: Site): string[] {
   const declared = errorKey === 'elicitation-url' ? `${capsName}.elicitation?.url` : `${capsName}.${capability}`;
+  const fallback = site ? legacyCapabilitiesFallback(site) : undefined;
+  const read = fallback ? `(${capabilitiesExpression(env)} ?? ${fallback})` : capabilitiesExpression(env);
   return [
-    `const ${capsName} = ${capabilitiesExpression(env)};`,
+    `const ${capsName} = ${read};`,
     `if (${capsName} && !${declared}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,
   ];
 }
@@ -136,7 +164,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
           prelude,
           missing: `${answer}.kind !== 'elicit'`,
           builder: `${TARGET.inputRequired}.elicitUrl({ message: ${request}.message, url: ${request}.url })`,
-          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation-url', caps),
+          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation-url', caps, site),
           value: `{ action: ${answer}.action }`,
           valueType: 'ElicitResult',
         };
@@ -146,12 +174,13 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
       if (!validatesContent(site)) {
         // `sendRequest(..., ElicitResultSchema)` checked the result shape only, not requestedSchema: so does the migrated handler.
+        // The content is read through the inputResponse view (not a schema-less acceptedContent, which
+        // no-unvalidated-input-responses reports); the isSpecType.ElicitResult check below validates its shape.
         const content = env.names.take(`${base}Content`);
-        env.values.add(TARGET.acceptedContent);
         env.values.add('isSpecType');
         env.values.add('ProtocolError');
         env.values.add('ProtocolErrorCode');
-        prelude.push(`const ${content} = ${TARGET.acceptedContent}${env.ts ? "<NonNullable<ElicitResult['content']>>" : ''}(${responses}, ${keyExpr});`);
+        prelude.push(`const ${content} = ${answer}.kind === 'elicit' ? ${answer}.content${env.ts ? " as ElicitResult['content']" : ''} : undefined;`);
         return {
           prelude,
           missing: `${answer}.kind !== 'elicit'`,
@@ -161,7 +190,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
             '}',
           ],
           builder: `${TARGET.inputRequired}.elicit(${request})`,
-          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps),
+          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps, site),
           value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
           valueType: 'ElicitResult',
         };
@@ -184,7 +213,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
           '}',
         ],
         builder: `${TARGET.inputRequired}.elicit(${request})`,
-        capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps),
+        capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps, site),
         value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
         valueType: 'ElicitResult',
       };
@@ -201,7 +230,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
         // Malformed answers (not a CreateMessageResult) are re-requested, never trusted.
         missing: `${answer}.kind !== 'sampling' || !isSpecType.CreateMessageResult(${answer}.result)`,
         builder: `${TARGET.inputRequired}.createMessage(${request})`,
-        capabilityCheck: capabilityCheck(env, 'sampling', 'sampling', caps),
+        capabilityCheck: capabilityCheck(env, 'sampling', 'sampling', caps, site),
         value: `${answer}.result`,
       };
     }
@@ -212,7 +241,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
         prelude,
         missing: `${answer}.kind !== 'roots'`,
         builder: `${TARGET.inputRequired}.listRoots()`,
-        capabilityCheck: capabilityCheck(env, 'roots', 'roots', caps),
+        capabilityCheck: capabilityCheck(env, 'roots', 'roots', caps, site),
         value: `{ roots: ${answer}.roots }`,
         valueType: 'ListRootsResult',
       };
