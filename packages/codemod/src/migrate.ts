@@ -23,7 +23,7 @@ import { buildLineMap, identityLineMap, type LineMap } from './engine/line-map.j
 import { addMarkers, type MarkerRequest } from './engine/markers.js';
 import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
 import { planPackageJsonChanges } from './engine/package-json.js';
-import { selectFiles } from './engine/prefilter.js';
+import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches } from './engine/reach/index.js';
 import { loadRewriteStage, REWRITE_UNAVAILABLE, type RewriteStage } from './engine/rewrite-stage.js';
 import { applyServingRewrites, SERVING_ADVICE, type ServingFinding } from './engine/serving/index.js';
@@ -136,12 +136,9 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   const project = createProject(typeChecked ? env.tsconfig : undefined);
   const ctx: FindContext = { typeChecked };
   const loaded: LoadedFile[] = [];
-  for (const d of decoded) {
-    if (!selection.load.has(d.path)) {
-      results.set(d.path, { path: d.path, status: 'unchanged', sites: [] });
-      progress(d.path);
-      continue;
-    }
+  const deferred = new Map<string, (typeof decoded)[number]>();
+  /** Parses one decoded file into the project (or records its syntax error). */
+  const load = (d: (typeof decoded)[number]): LoadedFile | undefined => {
     const sliced = sliceLargeSource(d.path, d.source.body);
     const sourceFile = project.createSourceFile(d.path, sliced?.body ?? d.source.body, { overwrite: true, scriptKind: scriptKindOf(d.path) });
     const syntaxError = firstSyntaxError(sourceFile);
@@ -149,17 +146,28 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       project.removeSourceFile(sourceFile);
       results.set(d.path, { path: d.path, status: 'failed', sites: [], original: d.original, output: d.original, error: `syntax error: ${syntaxError}` });
       progress(d.path);
+      return undefined;
+    }
+    const file: LoadedFile = { path: d.path, original: d.original, source: d.source, sliced, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] };
+    loaded.push(file);
+    return file;
+  };
+  for (const d of decoded) {
+    if (!selection.load.has(d.path)) {
+      // kept aside: loaded later if it turns out to import (transitively) a file that holds a site
+      deferred.set(d.path, d);
       continue;
     }
-    loaded.push({ path: d.path, original: d.original, source: d.source, sliced, sourceFile, upgraded: false, lineMap: identityLineMap(lineCount(d.source.shebang)), notes: [] });
+    load(d);
   }
 
   timings.mark('load+parse');
   // 5. v1 -> v2 upgrade
-  if (options.upgradeV1 !== false) {
-    const manifest = env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
-    const projectType = detectProjectType(manifest, loaded.map((f) => f.source.body));
-    for (const file of loaded) {
+  const manifest = options.upgradeV1 !== false && env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
+  const projectType = detectProjectType(manifest, loaded.map((f) => f.source.body));
+  const upgrade = (files: LoadedFile[]) => {
+    if (options.upgradeV1 === false) return;
+    for (const file of files) {
       if (!isV1Source(file.source.body)) continue;
       const outcome = upgradeV1Source(file.sourceFile, projectType);
       file.notes.push(...outcome.notes);
@@ -169,23 +177,49 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
         file.lineMap = buildLineMap(file.sliced?.body ?? file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
       }
     }
-  }
+  };
+  upgrade(loaded);
 
   timings.mark('upgrade');
   // 6. find + reach
   const sites: Site[] = [];
   const handlers: Handler[] = [];
   const others: ReturnType<typeof findRegistrations>['others'] = [];
-  for (const file of loaded) {
-    try {
-      sites.push(...findSites(file.sourceFile, ctx));
-      const regs = findRegistrations(file.sourceFile, ctx);
-      handlers.push(...regs.handlers);
-      others.push(...regs.others);
-    } catch (error) {
-      file.failed = `analysis failed: ${(error as Error).message}`;
+  const find = (files: LoadedFile[]) => {
+    for (const file of files) {
+      try {
+        sites.push(...findSites(file.sourceFile, ctx));
+        const regs = findRegistrations(file.sourceFile, ctx);
+        handlers.push(...regs.handlers);
+        others.push(...regs.others);
+      } catch (error) {
+        file.failed = `analysis failed: ${(error as Error).message}`;
+      }
+      progress(file.path);
     }
-    progress(file.path);
+  };
+  find(loaded);
+  // Files the pre-filter left out that import a site's file through any chain of imports (helper
+  // files without any MCP name): loaded now so their handlers reach the site, as without pre-filter.
+  if (selection.importers && sites.length > 0) {
+    const followed = new Set<string>();
+    for (;;) {
+      const siteFiles = new Set(sites.map((s) => s.sourceFile.getFilePath() as string));
+      const next = [...siteImporters([...siteFiles].filter((f) => !followed.has(f)), selection.importers, new Set(loaded.map((f) => f.path)))].filter((p) => deferred.has(p));
+      for (const f of siteFiles) followed.add(f);
+      if (next.length === 0) break;
+      const added = next.sort().flatMap((p) => {
+        const d = deferred.get(p)!;
+        deferred.delete(p);
+        return load(d) ?? [];
+      });
+      upgrade(added);
+      find(added);
+    }
+  }
+  for (const d of deferred.values()) {
+    results.set(d.path, { path: d.path, status: 'unchanged', sites: [] });
+    progress(d.path);
   }
   timings.mark('find');
   const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });

@@ -96,6 +96,30 @@ export const notify = mcp.server.createElicitationCompletionNotifier('e');
     ]);
   });
 
+  it('takes UrlElicitationRequiredError as a site only when thrown (directly or through a variable), not when returned', () => {
+    const sites = sitesOf(`${V1}
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+export function fromError(data: { elicitations: never[] }) {
+  return new UrlElicitationRequiredError(data.elicitations, 'needs a URL flow');
+}
+export function kept(data: { elicitations: never[] }) {
+  const error = new UrlElicitationRequiredError(data.elicitations);
+  return error;
+}
+export function thrownLater(data: { elicitations: never[] }) {
+  const error = new UrlElicitationRequiredError(data.elicitations);
+  throw error;
+}
+export function thrown(data: { elicitations: never[] }) {
+  throw new UrlElicitationRequiredError(data.elicitations);
+}
+`);
+    expect(sites.map((s) => [s.line, s.method, s.shape])).toEqual([
+      [14, 'elicitation/create', 'url-elicitation-error'],
+      [18, 'elicitation/create', 'url-elicitation-error'],
+    ]);
+  });
+
   it('finds v2 push style ctx.mcpReq.* and instance server methods', () => {
     const sites = sitesOf(`import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';

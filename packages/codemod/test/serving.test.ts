@@ -95,6 +95,45 @@ export function remember(sessionId: string, answer: string) {
 }
 `;
 
+// Transports constructed but never handed to a server's connect: library code, not hosting.
+const NOT_HOSTING = `import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+
+export class Wrapper {
+  t: WebStandardStreamableHTTPServerTransport;
+  constructor(o: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0]) {
+    this.t = new WebStandardStreamableHTTPServerTransport(o);
+  }
+}
+
+export async function legacyFallback(factory: () => Promise<{ connect(t: unknown): Promise<void> }>) {
+  const product = await factory();
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await product.connect(transport);
+  return transport;
+}
+`;
+
+// Hosting through a property of the class that connects it, with a JS server built in place.
+const CLASS_HOSTING = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+
+export class App {
+  server = new McpServer({ name: 'app', version: '1.0.0' });
+  transport: SSEServerTransport | undefined;
+  async attach(res: import('node:http').ServerResponse) {
+    this.transport = new SSEServerTransport('/messages', res);
+    await this.server.connect(this.transport);
+  }
+}
+`;
+
+// A web app's session cache in a file that does not use MCP at all: not an MCP finding.
+const WEB_SESSIONS = `const carts = new Map<string, string[]>();
+export function addToCart(req: { sessionId: string }, item: string) {
+  carts.set(req.sessionId, [...(carts.get(req.sessionId) ?? []), item]);
+}
+`;
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
@@ -105,7 +144,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
-  const sources = { 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS };
+  const sources = { 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
 }, 120_000);
@@ -170,8 +209,27 @@ describe('serving: Streamable HTTP and per-session state', () => {
     expect(out.output!.split(TODO_MARKER).length - 1).toBe(3);
   });
 
+  it('flags a transport kept in a class property and connected to that class\'s server', () => {
+    const out = file('class-hosting.ts');
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[8, 'serving', 'flagged']]);
+    expect(out.sites[0]!.advice).toMatch(/SSE transport predates Streamable HTTP/);
+  });
+
+  it('does not flag a transport that is never connected to an MCP server (library wrappers, factories of unknown objects)', () => {
+    const out = file('not-hosting.ts');
+    expect(out.sites).toEqual([]);
+    expect(out.output ?? out.original).toBe(NOT_HOSTING);
+  });
+
+  it('does not flag session-keyed maps in a file that does not use MCP (full analysis, no pre-filter)', async () => {
+    const full = await migrateProject(['src/web-sessions.ts', 'src/http.ts'], { cwd: dir, prefilter: false });
+    const sitesOf = (name: string) => full.files.find((f) => f.path === path.join(dir, 'src', name))!.sites.map((s) => s.method);
+    expect(sitesOf('web-sessions.ts')).toEqual([]);
+    expect(sitesOf('http.ts')).toEqual(['session-state', 'serving', 'session-state']);
+  });
+
   it('changes nothing on a second run', async () => {
-    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
     const again = await migrateProject(['src'], { cwd: dir });
     for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
   });

@@ -2,7 +2,9 @@
  * Which files go into the ts-morph project. Only candidates (text pre-filter on the surface's
  * tokens), v1 files (the SDK upgrade applies to all of them), files that host servers, and the
  * project files that can reach a candidate (transitive importers that speak MCP or call into it
- * directly) are loaded; every other file is never parsed.
+ * directly) are loaded; every other file is never parsed. Once sites are found, the importers of
+ * the files holding them are followed to any depth (`siteImporters`), so a handler that reaches a
+ * site only through helper files without any MCP name is still analysed.
  */
 import path from 'node:path';
 import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, SSE_TRANSPORTS, mayContainLegacySite } from '@mcp-mrtr/surface';
@@ -21,6 +23,8 @@ export interface PrefilterResult {
   candidates: Set<string>;
   /** Every file to load into the project (candidates included). */
   load: Set<string>;
+  /** File → its importers (pre-filter on only; every file is loaded otherwise). */
+  importers?: Map<string, string[]>;
 }
 
 /** Relative imports of a file resolved against the known file set. */
@@ -66,15 +70,8 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
   }
   if (!options.prefilter) return { candidates, load };
   // Importers of loaded files, transitively: a handler two files away can reach a helper's site.
-  const importers = new Map<string, string[]>();
   const texts = new Map(inputs.map((i) => [i.path, i.text]));
-  for (const input of inputs) {
-    for (const target of relativeImports(input.path, input.text, known)) {
-      const list = importers.get(target) ?? [];
-      list.push(input.path);
-      importers.set(target, list);
-    }
-  }
+  const importers = importerGraph(inputs, known);
   const visited = new Set<string>();
   const queue = [...candidates];
   while (queue.length > 0) {
@@ -89,5 +86,39 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
       }
     }
   }
-  return { candidates, load };
+  return { candidates, load, importers };
+}
+
+/** File → the files that import it (relative imports only). */
+export function importerGraph(inputs: PrefilterInput[], known = new Set(inputs.map((i) => i.path))): Map<string, string[]> {
+  const importers = new Map<string, string[]>();
+  for (const input of inputs) {
+    for (const target of relativeImports(input.path, input.text, known)) {
+      const list = importers.get(target) ?? [];
+      list.push(input.path);
+      importers.set(target, list);
+    }
+  }
+  return importers;
+}
+
+/**
+ * Every file that imports one of `siteFiles`, directly or through any chain of imports, and is not
+ * loaded yet. Only run once sites are known: a tree without sites never pays for it.
+ */
+export function siteImporters(siteFiles: Iterable<string>, importers: Map<string, string[]>, loaded: Set<string>): Set<string> {
+  const out = new Set<string>();
+  const visited = new Set<string>();
+  const queue = [...siteFiles];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (visited.has(file)) continue;
+    visited.add(file);
+    for (const importer of importers.get(file) ?? []) {
+      if (visited.has(importer)) continue;
+      if (!loaded.has(importer)) out.add(importer);
+      queue.push(importer);
+    }
+  }
+  return out;
 }

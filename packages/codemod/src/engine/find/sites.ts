@@ -19,7 +19,7 @@ import {
 } from '@mcp-mrtr/surface';
 import type { Site, SiteShape } from '../model.js';
 import { isMcpReqReceiver, isRequestContextReceiver, isServerReceiver, type FindContext } from './receivers.js';
-import { declarationOf, nameText, unwrapExpression, valueParent } from './resolve.js';
+import { declarationOf, isFunctionNode, nameText, unwrapExpression, valueParent } from './resolve.js';
 
 const SEND_REQUEST = 'sendRequest';
 const SERVER_REQUEST = 'request';
@@ -330,9 +330,26 @@ function matchUrlElicitationError(node: NewExpression): Match | undefined {
     return undefined;
   }
   const { parent } = valueParent(node);
-  const site = parent && Node.isThrowStatement(parent) ? parent : node;
+  // only a thrown error asks the client for a URL flow: `return new ...` (McpError.fromError) or a
+  // stored instance that is never thrown is just an error value
+  if (!parent || !(Node.isThrowStatement(parent) || isThrownVariable(parent, node))) return undefined;
+  const site = Node.isThrowStatement(parent) ? parent : node;
   const args = node.getArguments();
   return { node: site, method: 'elicitation/create', shape: 'url-elicitation-error', params: args[0] };
+}
+
+/** `const error = new X(...)` followed by `throw error` in the same function. */
+function isThrownVariable(parent: Node, created: NewExpression): boolean {
+  if (!Node.isVariableDeclaration(parent) || unwrapExpression(parent.getInitializer()) !== created) return false;
+  const nameNode = parent.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return false;
+  const scope = parent.getFirstAncestor((a) => isFunctionNode(a) || Node.isSourceFile(a));
+  return (scope ?? parent.getSourceFile())
+    .getDescendantsOfKind(SyntaxKind.ThrowStatement)
+    .some((t) => {
+      const thrown = unwrapExpression(t.getExpression());
+      return thrown !== undefined && Node.isIdentifier(thrown) && thrown.getText() === nameNode.getText() && declarationOf(thrown) === parent;
+    });
 }
 
 /** `{ jsonrpc: '2.0', id, method: 'elicitation/create', params }` handed to a call (`transport.send(...)`). */

@@ -10,12 +10,14 @@
  *   exact replacement.
  * - Per-session state (maps keyed by a session id): flagged.
  */
-import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type NewExpression, type SourceFile, type Statement } from 'ts-morph';
 import {
   HTTP_TRANSPORTS,
   LEGACY_SDK_PACKAGE,
   LEGACY_TRANSPORTS,
+  SERVER_CLASSES,
   SERVER_CONNECT_METHOD,
+  SERVER_LIKE_NAME_PATTERN,
   SESSION_ID_PROPERTY,
   SSE_TRANSPORTS,
   STDIO_TRANSPORT,
@@ -23,8 +25,9 @@ import {
   TARGET_SERVER_PACKAGE,
   TARGET_SERVER_STDIO_ENTRY,
 } from '@mcp-mrtr/surface';
-import type { FindContext } from '../find/receivers.js';
-import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { isServerReceiver, type FindContext } from '../find/receivers.js';
+import { classifyType, declarationOf, safeType, unwrapExpression, valueParent } from '../find/resolve.js';
+import { speaksMcp } from '../prefilter.js';
 
 export interface ServingFinding {
   method: 'serving' | 'session-state';
@@ -48,7 +51,7 @@ export const SERVING_ADVICE = {
   session: `2026-07-28 requests are stateless and may land on any instance: keep nothing keyed by session id between requests; carry per-flow data in requestState (sealed) or in shared storage keyed by the principal`,
 } as const;
 
-export function applyServingRewrites(sourceFile: SourceFile, _ctx: FindContext): ServingFinding[] {
+export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext): ServingFinding[] {
   const text = sourceFile.getFullText();
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
@@ -60,17 +63,94 @@ export function applyServingRewrites(sourceFile: SourceFile, _ctx: FindContext):
     }
     if (findings.some((f) => f.status === 'migrated')) {
       // nodes were replaced: look again for what is left (a second stdio connect, HTTP hosting)
-      return [...findings, ...applyServingRewrites(sourceFile, _ctx)];
+      return [...findings, ...applyServingRewrites(sourceFile, ctx)];
     }
+    const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
-      const cls = created.getExpression().getText().split('.').pop()!;
+      const cls = transportClassOf(created);
       const http = HTTP_TRANSPORTS.includes(cls);
       if (!http && !SSE_TRANSPORTS.includes(cls)) continue;
+      if (!served.has(created)) continue; // a transport built but never connected to a server here (library code, wrappers)
       findings.push(flag(created, http ? `${cls} hosting serves the 2025 era only` : `${cls} hosting serves the 2024/2025 era only`, http ? SERVING_ADVICE.http : SERVING_ADVICE.sse));
     }
   }
-  if (text.includes(SESSION_ID_PROPERTY)) findings.push(...sessionStateFindings(sourceFile));
+  // session maps are an MCP concern only in files that speak MCP (a web app's `req.sessionId` cache is not)
+  if (text.includes(SESSION_ID_PROPERTY) && speaksMcp(text)) findings.push(...sessionStateFindings(sourceFile));
   return findings;
+}
+
+function transportClassOf(created: NewExpression): string {
+  return created.getExpression().getText().split('.').pop()!;
+}
+
+/**
+ * HTTP/SSE transport constructions that this file hands to `<server>.connect(...)`: inline
+ * (`server.connect(new X())`), through a variable (`const t = new X(); server.connect(t)`, also
+ * assigned later) or through a property of the same class (`this.t = new X(); this.server.connect(this.t)`).
+ * Constructions that never reach a server's connect (the SDK's own wrappers) are not hosting.
+ */
+function servedTransports(sourceFile: SourceFile, ctx: FindContext): Set<Node> {
+  const served = new Set<Node>();
+  const connectedHolders = new Set<string | Node>();
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = unwrapExpression(call.getExpression());
+    if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== SERVER_CONNECT_METHOD) continue;
+    const arg = unwrapExpression(call.getArguments()[0]);
+    if (!arg || !connectsServer(callee.getExpression(), ctx)) continue;
+    if (Node.isNewExpression(arg)) served.add(arg);
+    else {
+      const holder = holderKey(arg);
+      if (holder !== undefined) connectedHolders.add(holder);
+    }
+  }
+  if (connectedHolders.size === 0) return served;
+  for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+    const cls = transportClassOf(created);
+    if (!HTTP_TRANSPORTS.includes(cls) && !SSE_TRANSPORTS.includes(cls)) continue;
+    const { parent, child } = valueParent(created);
+    let holder: string | Node | undefined;
+    if (parent && Node.isVariableDeclaration(parent) && parent.getInitializer() === child) holder = parent;
+    else if (parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken && parent.getRight() === child) {
+      holder = holderKey(unwrapExpression(parent.getLeft()));
+    }
+    if (holder !== undefined && connectedHolders.has(holder)) served.add(created);
+  }
+  return served;
+}
+
+/** What a transport is kept in: the variable's declaration, or `<class>#<property>` for `this.<property>`. */
+function holderKey(node: Node | undefined): string | Node | undefined {
+  if (!node) return undefined;
+  if (Node.isIdentifier(node)) {
+    const decl = declarationOf(node);
+    return decl && Node.isVariableDeclaration(decl) ? decl : undefined;
+  }
+  if (Node.isPropertyAccessExpression(node) && Node.isThisExpression(node.getExpression())) {
+    const cls = node.getFirstAncestor((a) => Node.isClassDeclaration(a) || Node.isClassExpression(a));
+    return cls ? `${cls.getPos()}#${node.getName()}` : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The receiver of `.connect(...)` is an MCP server: the find stage's receiver evidence, or a call of
+ * a server-named factory (`createServer().connect(t)`), or (with types) an expression typed as one.
+ */
+function connectsServer(receiver: Node, ctx: FindContext): boolean {
+  const node = unwrapExpression(receiver);
+  if (!node) return false;
+  if (isServerReceiver(node, ctx)) return true;
+  const inner = Node.isAwaitExpression(node) ? unwrapExpression(node.getExpression()) : node;
+  if (!inner) return false;
+  const type = ctx.typeChecked ? safeType(inner) : undefined;
+  const typed = type ? classifyType(type, SERVER_CLASSES) : 'unknown';
+  if (typed === 'mcp') return true;
+  if (Node.isCallExpression(inner)) {
+    const callee = unwrapExpression(inner.getExpression());
+    const name = callee && (Node.isIdentifier(callee) ? callee.getText() : Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined);
+    return name !== undefined && SERVER_LIKE_NAME_PATTERN.test(name) && typed !== 'other';
+  }
+  return false;
 }
 
 function flag(node: Node, reason: string, advice: string): ServingFinding {
