@@ -224,6 +224,34 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   const points = requestPoints(fn, entries);
   const sites = entries.map((e) => e.site);
   if (points.length === 0) throw new Obstacle('no request point found in the handler');
+  try {
+    return planBody(handler, fn, body, points, sites);
+  } catch (error) {
+    // Real handlers often wrap their whole flow in `try { ... } catch { return errorResult }`: plan
+    // inside that try block instead, when the code before it cannot have effects (it re-runs each round).
+    const inner = error instanceof Obstacle ? enclosingTryBlock(body, points, fn) : undefined;
+    if (!inner) throw error;
+    return planBody(handler, fn, inner, points, sites);
+  }
+}
+
+/**
+ * The try block of the single top-level `try` statement (no `finally`) that holds every request point,
+ * when the statements before it are free of effects. Nested wrappers are unwrapped one level at a time.
+ */
+function enclosingTryBlock(body: Block, points: RequestPoint[], fn: Node): Block | undefined {
+  const anchors = new Set(points.map((p) => anchorOf(p.statement, body)));
+  if (anchors.size !== 1) return undefined;
+  const anchor = [...anchors][0]!;
+  if (!Node.isTryStatement(anchor) || anchor.getFinallyBlock()) return undefined;
+  const tryBlock = anchor.getTryBlock();
+  if (!points.every((p) => tryBlock.containsRange(p.statement.getPos(), p.statement.getEnd()))) return undefined;
+  const before = body.getStatements().slice(0, body.getStatements().indexOf(anchor));
+  if (firstEffect(before, fn)) return undefined;
+  return tryBlock;
+}
+
+function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork {
   const looped = points.find((p) => enclosingLoop(p.statement, body));
   if (looped) return { handler, fn, body, points, form: 'loop', loop: planLoop(points, looped, body, fn), sites };
   const leaders = mergeIndependent(points, body, fn);
