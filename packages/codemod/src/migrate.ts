@@ -30,6 +30,7 @@ import { applyServingRewrites, SERVING_ADVICE, type ServingFinding } from './eng
 import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
 import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
+import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
 
 export interface SourceInput {
@@ -169,6 +170,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     if (options.upgradeV1 === false) return;
     for (const file of files) {
       if (!isV1Source(file.source.body)) continue;
+      // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
+      if (requiresV1Sdk(file.source.body)) continue;
       const outcome = upgradeV1Source(file.sourceFile, projectType);
       file.notes.push(...outcome.notes);
       if (outcome.error) file.notes.push(outcome.error);
@@ -244,9 +247,12 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   const rewrite = env.rewrite ?? (await loadRewriteStage());
   let decisions: SiteDecision[] = [];
   let createdFiles: string[] = [];
+  const v1CommonJsFiles = new Set(loaded.filter((f) => requiresV1Sdk(f.source.body)).map((f) => f.sourceFile.getFilePath() as string));
+  const v1CommonJsReaches = reaches.filter((r) => touchesV1CommonJs(r, v1CommonJsFiles));
   try {
-    const outcome = await rewrite(project, reaches, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked });
-    decisions = outcome.decisions;
+    const rewritable = v1CommonJsReaches.length === 0 ? reaches : reaches.filter((r) => !v1CommonJsReaches.includes(r));
+    const outcome = await rewrite(project, rewritable, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked });
+    decisions = [...outcome.decisions, ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE }))];
     createdFiles = outcome.createdFiles;
   } catch (error) {
     for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);

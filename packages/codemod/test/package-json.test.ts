@@ -33,4 +33,22 @@ describe('planPackageJsonChanges: which manifest a file belongs to', () => {
     const { file } = outerWithInner(true);
     expect(planPackageJsonChanges([{ path: file, text: MIGRATED }])).toEqual([]);
   });
+
+  it('keeps @modelcontextprotocol/sdk while a file still requires it (v1 CommonJS is not upgraded)', () => {
+    const { outer, file } = outerWithInner(false);
+    const cjs = path.join(path.dirname(file), 'legacy.cjs');
+    const changes = planPackageJsonChanges([
+      { path: file, text: MIGRATED },
+      { path: cjs, text: `const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');\n` },
+    ]);
+    expect(changes.map((c) => c.path)).toEqual([path.join(outer, 'package.json')]);
+    expect(changes[0]!.removed).toEqual({});
+    expect(changes[0]!.added).toEqual({ '@modelcontextprotocol/server': expect.any(String) });
+    expect(JSON.parse(changes[0]!.output).devDependencies['@modelcontextprotocol/sdk']).toBe('1.32.2');
+  });
+
+  it('plans nothing when the only file still requires the v1 SDK', () => {
+    const { file } = outerWithInner(false);
+    expect(planPackageJsonChanges([{ path: file, text: `const sdk = require("@modelcontextprotocol/sdk/types.js");\n` }])).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
+import { isV1Source } from './upgrade.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
 
@@ -33,14 +34,17 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
     const section = SECTIONS.find((s) => isRecord(json[s]) && LEGACY_SDK_PACKAGE in (json[s] as Record<string, string>));
     if (!section) continue;
     const deps = json[section] as Record<string, string>;
-    const removed: Record<string, string> = { [LEGACY_SDK_PACKAGE]: deps[LEGACY_SDK_PACKAGE]! };
+    // A file still importing the v1 SDK (e.g. a v1 CommonJS file the official codemod does not upgrade) keeps it declared.
+    const keepLegacy = texts.some(isV1Source);
+    const removed: Record<string, string> = keepLegacy ? {} : { [LEGACY_SDK_PACKAGE]: deps[LEGACY_SDK_PACKAGE]! };
     const added: Record<string, string> = {};
     const used = usedV2Packages(texts);
     const declared = (name: string) => SECTIONS.some((s) => isRecord(json[s]) && name in (json[s] as Record<string, string>));
     for (const name of used) if (!declared(name)) added[name] = TARGET_SERVER_VERSION;
+    if (keepLegacy && Object.keys(added).length === 0) continue;
     const wasSorted = isSorted(Object.keys(deps));
     const next: Record<string, string> = {};
-    for (const [name, range] of Object.entries(deps)) if (name !== LEGACY_SDK_PACKAGE) next[name] = range;
+    for (const [name, range] of Object.entries(deps)) if (keepLegacy || name !== LEGACY_SDK_PACKAGE) next[name] = range;
     Object.assign(next, added);
     json[section] = wasSorted ? Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : next;
     const indent = /^[ \t]+(?=")/m.exec(original)?.[0] ?? '  ';
