@@ -32,6 +32,7 @@ import { decodeSource, joinSource, splitSource, type DecodedSource } from './eng
 import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
+import { scriptKindOf } from './engine/script-kind.js';
 
 export interface SourceInput {
   path: string;
@@ -586,20 +587,6 @@ function createProject(tsconfig: string | undefined): Project {
   });
 }
 
-function scriptKindOf(file: string): ts.ScriptKind {
-  switch (path.extname(file)) {
-    case '.tsx':
-      return ts.ScriptKind.TSX;
-    case '.jsx':
-      return ts.ScriptKind.JSX;
-    case '.js':
-    case '.mjs':
-    case '.cjs':
-      return ts.ScriptKind.JS;
-    default:
-      return ts.ScriptKind.TS;
-  }
-}
 
 function firstSyntaxError(sf: SourceFile): string | undefined {
   const diagnostics = (sf.compilerNode as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];

@@ -5,11 +5,11 @@
  * these, so the tests keep passing while testing nothing. They are reported as `test-mock` sites with
  * advice on how to drive a migrated handler instead.
  */
-import path from 'node:path';
 import { CTX_MCPREQ_METHOD_TO_LEGACY, SERVER_METHOD_TO_LEGACY, TODO_MARKER, LEGACY_REQUESTS, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
 import { markerComment } from '../engine/markers.js';
 import type { FileResult, MigrationResult, SiteResult } from '../types.js';
+import { scriptKindOf } from '../engine/script-kind.js';
 
 /** Test-runner mocking entry points (not MCP API: the runners' own names). */
 const MOCK_FACTORIES = new Set(['fn', 'spyOn', 'mock', 'stub', 'fake']);
@@ -37,20 +37,6 @@ export const TEST_MOCK_ADVICE =
   'inputResponses: { <key>: <answer> } and the returned requestState (or drive it with a 2026-07-28 Client over createMcpHandler, ' +
   'whose elicitation/sampling/roots handlers answer the rounds)';
 
-function scriptKind(file: string): ts.ScriptKind {
-  switch (path.extname(file)) {
-    case '.tsx':
-      return ts.ScriptKind.TSX;
-    case '.jsx':
-      return ts.ScriptKind.JSX;
-    case '.js':
-    case '.mjs':
-    case '.cjs':
-      return ts.ScriptKind.JS;
-    default:
-      return ts.ScriptKind.TS;
-  }
-}
 
 /** `vi.fn` → { namespace: 'vi', name: 'fn' }; `spyOn` → { name: 'spyOn' }. */
 function directCallee(call: ts.CallExpression): { namespace?: string; name?: string } {
@@ -97,7 +83,7 @@ interface MockMatch {
 
 /** Finds the legacy-request mocks in one test file. */
 export function findTestMockNodes(file: string, text: string): { sourceFile: ts.SourceFile; matches: MockMatch[] } {
-  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file));
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
   const matches: MockMatch[] = [];
   const visit = (node: ts.Node): void => {
     // { sendRequest: vi.fn() } / { elicitInput: async () => ({ action: 'accept' }) }
