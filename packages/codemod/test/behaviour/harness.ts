@@ -160,24 +160,7 @@ export async function runWithV1Client(mod: ServerModule, call: BehaviourCall, sc
   if (script.capabilities.includes('sampling')) client.setRequestHandler(V1CreateMessageRequestSchema, async (req) => script.sample(req.params) as never);
   if (script.capabilities.includes('roots')) client.setRequestHandler(V1ListRootsRequestSchema, async () => script.listRoots() as never);
 
-  const server = mod.createServer() as Connectable;
-  const [clientTransport, serverTransport] = V1InMemoryTransport.createLinkedPair();
-  let rounds = 0;
-  const send = clientTransport.send.bind(clientTransport);
-  clientTransport.send = async (message, options) => {
-    if ('method' in message && message.method === methodOf(call)) rounds++;
-    return send(message, options);
-  };
-  await server.connect(serverTransport);
-  await client.connect(clientTransport);
-  try {
-    await resetEffects();
-    const outcome = await settle(() => invoke(client, call));
-    return { peer, outcome, effects: await effectCounts(), asked: script.asked, rounds, scriptErrors: script.finish() };
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  return runInMemory(mod, client, V1InMemoryTransport.createLinkedPair(), call, script, peer);
 }
 
 /** Legacy v2 push-style input: v2 client on a 2025-era (initialize) connection. */
@@ -185,8 +168,23 @@ export async function runWithV2LegacyClient(mod: ServerModule, call: BehaviourCa
   const script = new ScriptedClient(scenario);
   const client = new V2Client({ name: 'behaviour-legacy-v2', version: '1.0.0' }, { capabilities: script.declared() });
   registerV2Handlers(client, script);
+  return runInMemory(mod, client, V2InMemoryTransport.createLinkedPair(), call, script, 'legacy-v2');
+}
+
+interface InMemoryTransport {
+  send(message: object, options?: unknown): Promise<void>;
+}
+
+/** Connects the server to `client` over a linked in-memory pair, counts the call's rounds, runs the call once. */
+async function runInMemory(
+  mod: ServerModule,
+  client: AnyClient & { connect(transport: never): Promise<void>; close(): Promise<void> },
+  [clientTransport, serverTransport]: [InMemoryTransport, InMemoryTransport],
+  call: BehaviourCall,
+  script: ScriptedClient,
+  peer: Peer,
+): Promise<RunReport> {
   const server = mod.createServer() as Connectable;
-  const [clientTransport, serverTransport] = V2InMemoryTransport.createLinkedPair();
   let rounds = 0;
   const send = clientTransport.send.bind(clientTransport);
   clientTransport.send = async (message, options) => {
@@ -194,11 +192,11 @@ export async function runWithV2LegacyClient(mod: ServerModule, call: BehaviourCa
     return send(message, options);
   };
   await server.connect(serverTransport);
-  await client.connect(clientTransport);
+  await client.connect(clientTransport as never);
   try {
     await resetEffects();
     const outcome = await settle(() => invoke(client, call));
-    return { peer: 'legacy-v2', outcome, effects: await effectCounts(), asked: script.asked, rounds, scriptErrors: script.finish() };
+    return { peer, outcome, effects: await effectCounts(), asked: script.asked, rounds, scriptErrors: script.finish() };
   } finally {
     await client.close();
     await server.close();
