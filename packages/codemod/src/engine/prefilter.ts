@@ -72,20 +72,11 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
   // Importers of loaded files, transitively: a handler two files away can reach a helper's site.
   const texts = new Map(inputs.map((i) => [i.path, i.text]));
   const importers = importerGraph(inputs, known);
-  const visited = new Set<string>();
-  const queue = [...candidates];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (visited.has(file)) continue;
-    visited.add(file);
-    for (const importer of importers.get(file) ?? []) {
-      if (visited.has(importer)) continue;
-      if (load.has(importer) || candidates.has(file) || speaksMcp(texts.get(importer)!)) {
-        load.add(importer);
-        queue.push(importer);
-      }
-    }
-  }
+  walkImporters(candidates, importers, (importer, file) => {
+    if (!load.has(importer) && !candidates.has(file) && !speaksMcp(texts.get(importer)!)) return false;
+    load.add(importer);
+    return true;
+  });
   return { candidates, load, importers };
 }
 
@@ -108,17 +99,26 @@ export function importerGraph(inputs: PrefilterInput[], known = new Set(inputs.m
  */
 export function siteImporters(siteFiles: Iterable<string>, importers: Map<string, string[]>, loaded: Set<string>): Set<string> {
   const out = new Set<string>();
+  walkImporters(siteFiles, importers, (importer) => {
+    if (!loaded.has(importer)) out.add(importer);
+    return true;
+  });
+  return out;
+}
+
+/**
+ * Walks the importer graph upwards from `start`, each file once; `follow(importer, file)` is asked for
+ * every not yet visited importer of a visited file and says whether the walk goes on through it.
+ */
+function walkImporters(start: Iterable<string>, importers: Map<string, string[]>, follow: (importer: string, file: string) => boolean): void {
   const visited = new Set<string>();
-  const queue = [...siteFiles];
+  const queue = [...start];
   while (queue.length > 0) {
     const file = queue.pop()!;
     if (visited.has(file)) continue;
     visited.add(file);
     for (const importer of importers.get(file) ?? []) {
-      if (visited.has(importer)) continue;
-      if (!loaded.has(importer)) out.add(importer);
-      queue.push(importer);
+      if (!visited.has(importer) && follow(importer, file)) queue.push(importer);
     }
   }
-  return out;
 }
