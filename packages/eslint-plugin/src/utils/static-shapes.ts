@@ -6,13 +6,12 @@
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
+import { textHasAny, unwrap } from './ast.js';
+
+export { textHasAny, unwrap };
+
 type Node = TSESTree.Node;
 
-/** True when the file text contains at least one of the tokens (cheap bail-out before any AST work). */
-export function textHasAny(text: string, tokens: readonly string[]): boolean {
-  for (const token of tokens) if (text.includes(token)) return true;
-  return false;
-}
 
 /** Value of a string literal or of a template literal without expressions. */
 export function staticString(node: Node | null | undefined): string | undefined {
@@ -71,26 +70,6 @@ export function chainText(node: Node): string | undefined {
     return head !== undefined && name !== undefined ? `${head}.${name}` : undefined;
   }
   return undefined;
-}
-
-/** Strips TS-only wrappers, `!`, optional chains: the runtime value is the same node. */
-export function unwrap<T extends Node>(node: T): Node {
-  let n: Node = node;
-  for (;;) {
-    switch (n.type) {
-      case AST_NODE_TYPES.TSAsExpression:
-      case AST_NODE_TYPES.TSSatisfiesExpression:
-      case AST_NODE_TYPES.TSNonNullExpression:
-      case AST_NODE_TYPES.TSTypeAssertion:
-        n = n.expression;
-        break;
-      case AST_NODE_TYPES.ChainExpression:
-        n = n.expression;
-        break;
-      default:
-        return n;
-    }
-  }
 }
 
 /** Like `unwrap`, and also looks through `await`. */
