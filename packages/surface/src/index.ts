@@ -218,8 +218,21 @@ export const V2_PACKAGES = [
   '@modelcontextprotocol/core',
   '@modelcontextprotocol/node',
   '@modelcontextprotocol/express',
+  '@modelcontextprotocol/server-legacy',
 ] as const;
 export const MCP_PACKAGE_PREFIX = '@modelcontextprotocol/';
+/** Ranges added to package.json for the v2 packages (they are versioned independently). */
+export const V2_PACKAGE_VERSIONS: Readonly<Record<string, string>> = {
+  '@modelcontextprotocol/server': TARGET_SERVER_VERSION,
+  '@modelcontextprotocol/client': TARGET_SERVER_VERSION,
+  '@modelcontextprotocol/core': TARGET_SERVER_VERSION,
+  '@modelcontextprotocol/node': '^2.1.2',
+  '@modelcontextprotocol/express': '^2.0.2',
+  '@modelcontextprotocol/server-legacy': '^2.3.1',
+};
+/** Node.js (`req`, `res`) adapter of a fetch-shaped MCP handler. */
+export const TARGET_NODE_PACKAGE = '@modelcontextprotocol/node';
+export const TARGET_NODE_ADAPTER = 'toNodeHandler';
 
 /** Server classes whose instances send legacy requests. */
 export const SERVER_CLASSES = ['Server', 'McpServer'] as const;
@@ -481,9 +494,30 @@ export const HTTP_TRANSPORTS: readonly string[] = [
   'WebStandardStreamableHTTPServerTransport',
 ];
 export const SSE_TRANSPORTS: readonly string[] = ['SSEServerTransport'];
+/** HTTP transports whose `handleRequest(req, res, body?)` takes Node.js objects (the rest take a web `Request`). */
+export const NODE_HTTP_TRANSPORTS: readonly string[] = ['StreamableHTTPServerTransport', 'NodeStreamableHTTPServerTransport'];
+/** Per-request entry of an HTTP transport, and the transport options that keep it stateless. */
+export const TRANSPORT_HANDLE_METHOD = 'handleRequest';
+export const TRANSPORT_CLOSE_METHOD = 'close';
+export const SESSION_ID_GENERATOR_OPTION = 'sessionIdGenerator';
+/** v1 `enableJsonResponse: true` is `createMcpHandler`'s `responseMode: 'json'`. */
+export const JSON_RESPONSE_OPTION = 'enableJsonResponse';
 /** Method that attaches a server instance to a transport. */
 export const SERVER_CONNECT_METHOD = 'connect';
 /** The `includeContext` value that stays valid after SEP-2577. */
 export const INCLUDE_CONTEXT_NONE = 'none';
 /** Server methods that send a notification object `{ method, params }`. */
 export const NOTIFICATION_SENDERS: readonly string[] = ['notification', 'sendNotification'];
+
+/* ---- Test clients (the codemod's rewrite of unit tests that mock legacy requests). ---- */
+
+/** The client class a test connects to the server under test (`@modelcontextprotocol/client`). */
+export const CLIENT_CLASS = 'Client';
+/** Client method that registers the handler answering `elicitation/create` etc. (v2: method-name string). */
+export const CLIENT_REQUEST_HANDLER_REGISTRATION = 'setRequestHandler';
+/** Capability value (source text) a test client declares to answer each embedded request itself. */
+export const CLIENT_ANSWER_CAPABILITY: Readonly<Record<LegacyMethod, string>> = {
+  'elicitation/create': '{ form: {}, url: {} }',
+  'sampling/createMessage': '{}',
+  'roots/list': '{}',
+};

@@ -1,0 +1,143 @@
+/**
+ * Test-mock sites of one file and of a whole migration result: mechanical spies are rewritten into
+ * client answer handlers (`client-answer.ts`) and reported as `migrated`; every other mock of a
+ * legacy request is reported as `flagged` with advice and gets an `@mcp-mrtr-todo` marker.
+ */
+import { LEGACY_REQUESTS, TODO_MARKER } from '@mcp-mrtr/surface';
+import { ts } from 'ts-morph';
+import { markerComment } from '../../engine/markers.js';
+import type { FileResult, MigrationResult, SiteResult } from '../../types.js';
+import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
+import { planClientAnswers, type TextEdit } from './client-answer.js';
+
+export const TEST_MOCK_ADVICE =
+  'the migrated handler returns input_required instead of sending this request (only the SDK\'s legacy shim still sends ' +
+  'push requests, and only to 2025-era clients that declared the capability), so the mock no longer tests the handler: ' +
+  'drive the tool/prompt/resource through a Client that declares the capability and answers with ' +
+  'client.setRequestHandler(\'elicitation/create\' | \'sampling/createMessage\' | \'roots/list\', ...) (works on both protocol eras), ' +
+  'or call it, assert it returns { resultType: "input_required", inputRequests: { <key>: ... } }, then call it again with ' +
+  'inputResponses: { <key>: <answer> } and the returned requestState';
+
+/** The statement (or class member / property) that holds a node: where a marker goes. */
+function markerAnchor(node: ts.Node): ts.Node {
+  let n: ts.Node = node;
+  while (n.parent && !ts.isSourceFile(n.parent) && !ts.isBlock(n.parent) && !ts.isModuleBlock(n.parent) && !ts.isCaseClause(n.parent)) {
+    if (ts.isObjectLiteralExpression(n.parent) && (ts.isPropertyAssignment(n) || ts.isMethodDeclaration(n))) return n;
+    n = n.parent;
+  }
+  return n;
+}
+
+function shortAdvice(name: string): string {
+  return `answer from the test client (declare the capability, client.setRequestHandler) or assert the handler's input_required result and retry with inputResponses, instead of mocking ${name}`;
+}
+
+export interface TestMockScan {
+  sites: SiteResult[];
+  /** The text with the mechanical mocks rewritten and an `@mcp-mrtr-todo` marker above every other mock not yet marked. */
+  output: string;
+}
+
+export interface ScanOptions {
+  /** Rewrite the mechanical mocks (default); `false` only marks them, like every other mock. */
+  rewrite?: boolean;
+}
+
+function siteOf(match: MockMatch, sourceFile: ts.SourceFile): Omit<SiteResult, 'status' | 'reason'> & { base: string } {
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(match.node.getStart(sourceFile));
+  const method = mockedMethod(match.name);
+  const legacy = method && method !== 'generic' ? method : undefined;
+  return {
+    line: line + 1,
+    column: character + 1,
+    method: 'test-mock',
+    ...(legacy ? { kind: LEGACY_REQUESTS[legacy].kind } : {}),
+    snippet: match.node.getText(sourceFile).split('\n')[0]!.slice(0, 80),
+    base: `test ${match.how} for ${match.name}${legacy ? ` (${legacy})` : ''}: migrated handlers return input_required instead of sending the request`,
+  };
+}
+
+export function scanTestMocks(file: string, text: string, options: ScanOptions = {}): TestMockScan {
+  if (!looksLikeTestFile(file, text)) return { sites: [], output: text };
+  const { sourceFile, matches } = findTestMockNodes(file, text);
+  if (matches.length === 0) return { sites: [], output: text };
+  const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planClientAnswers(sourceFile, matches);
+  const sites: SiteResult[] = [];
+  // Inserts before rewrites at the same position: a marker belongs directly above its statement.
+  const markers: TextEdit[] = [];
+  const markedLines = new Set<number>();
+  matches.forEach((match, i) => {
+    const plan = plans[i]!;
+    const { base, ...site } = siteOf(match, sourceFile);
+    if (plan.rewritten) {
+      sites.push({ ...site, status: 'migrated', reason: plan.note });
+      return;
+    }
+    const reason = plan.why ? `${base}; not rewritten: ${plan.why}` : base;
+    sites.push({ ...site, status: 'flagged', reason, advice: TEST_MOCK_ADVICE });
+    const anchorStart = markerAnchor(match.node).getStart(sourceFile);
+    const lineStart = text.lastIndexOf('\n', anchorStart - 1) + 1;
+    const previousLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
+    if (previousLine.includes(TODO_MARKER) || markedLines.has(lineStart)) return;
+    markedLines.add(lineStart);
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+    markers.push({ pos: lineStart, end: lineStart, text: `${indent}${markerComment(base, shortAdvice(match.name))}\n` });
+  });
+  return { sites, output: applyEdits(text, edits, markers) };
+}
+
+/** Applies non-overlapping edits; at equal positions the rewrite's text comes before the marker. */
+function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): string {
+  const all = [...edits.map((e, i) => ({ ...e, rank: 0, i })), ...markers.map((e, i) => ({ ...e, rank: 1, i }))];
+  // Back to front; at one position the later-ranked insert goes in first so it ends up after.
+  all.sort((a, b) => b.pos - a.pos || b.rank - a.rank || b.i - a.i);
+  let output = text;
+  for (const e of all) output = output.slice(0, e.pos) + e.text + output.slice(e.end);
+  return output;
+}
+
+/**
+ * Adds the test-mock sites (rewrites and markers) to a migration result, scanning the result's
+ * files and any other `discovered` file. The rewrite is planned on the engine's output (after the
+ * official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site lines
+ * and columns refer to the original text. Files the engine already reported test-mock sites for are
+ * left alone. The summary counts the new sites.
+ */
+export function addTestMockSites(
+  result: MigrationResult,
+  discovered: readonly string[],
+  read: (file: string) => string | undefined,
+): MigrationResult {
+  const summary = { ...result.summary };
+  const known = new Set(result.files.map((f) => f.path));
+  const extra: FileResult[] = discovered.filter((p) => !known.has(p)).map((p) => ({ path: p, status: 'unchanged', sites: [] }));
+  const files = [...result.files, ...extra].map((file): FileResult => {
+    if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
+    if (file.sites.some((s) => s.method === 'test-mock')) return file;
+    const original = file.original ?? read(file.path);
+    if (original === undefined) return file;
+    if (!looksLikeTestFile(file.path, original)) return file;
+    const atOriginal = scanTestMocks(file.path, original, { rewrite: false });
+    if (atOriginal.sites.length === 0) return file;
+    const before = file.output ?? original;
+    let scanned = scanTestMocks(file.path, before);
+    // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.
+    if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file.path, before, { rewrite: false });
+    const sites = scanned.sites.map((site, i) => ({ ...site, line: atOriginal.sites[i]?.line ?? site.line, column: atOriginal.sites[i]?.column ?? site.column }));
+    const migrated = sites.filter((s) => s.status === 'migrated').length;
+    summary.sitesFound += sites.length;
+    summary.sitesMigrated += migrated;
+    summary.sitesFlagged += sites.length - migrated;
+    if (before === original && scanned.output !== original) summary.filesChanged += 1;
+    const status = file.status === 'unchanged' || file.status === 'flagged' ? (migrated > 0 ? 'changed' : 'flagged') : file.status;
+    return {
+      ...file,
+      original,
+      output: scanned.output,
+      status,
+      sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
+    };
+  });
+  // Extra files with nothing found come back as the same object: leave them out of the result.
+  return { ...result, summary, files: files.filter((f) => !extra.includes(f)) };
+}
