@@ -289,7 +289,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     // the serving rewrite ran after the snapshot: it is undone with the rest of the file
     serving.set(
       filePath,
-      (serving.get(filePath) ?? []).map((f) => (f.status === 'migrated' ? { ...f, status: 'flagged' as const, node: undefined, reason: `not rewritten: the file was restored (${reason})`, advice: SERVING_ADVICE.stdio } : f)),
+      (serving.get(filePath) ?? []).map((f) => (f.status === 'migrated' ? { ...f, status: 'flagged' as const, node: undefined, reason: `not rewritten: the file was restored (${reason})`, advice: f.advice ?? SERVING_ADVICE.stdio } : f)),
     );
     for (const site of sites) {
       if (site.sourceFile.getFilePath() !== filePath && !verification.component(filePath).has(site.sourceFile.getFilePath())) continue;
@@ -340,7 +340,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   }
   for (const file of loaded) {
     const servingSites = (serving.get(file.path) ?? []).map((f) => ({
-      line: file.lineMap.toOriginal(f.line),
+      line: file.lineMap.toOriginal(buildLineMap(preRewrite.get(file.path)!, f.text).toOriginal(f.line)),
       column: f.column,
       method: f.method,
       status: f.status,

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGES } from '@mcp-mrtr/surface';
+import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
 import { isV1Source } from './upgrade.js';
 
@@ -40,7 +40,7 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
     const added: Record<string, string> = {};
     const used = usedV2Packages(texts);
     const declared = (name: string) => SECTIONS.some((s) => isRecord(json[s]) && name in (json[s] as Record<string, string>));
-    for (const name of used) if (!declared(name)) added[name] = TARGET_SERVER_VERSION;
+    for (const name of used) if (!declared(name)) added[name] = V2_PACKAGE_VERSIONS[name] ?? TARGET_SERVER_VERSION;
     if (keepLegacy && Object.keys(added).length === 0) continue;
     const wasSorted = isSorted(Object.keys(deps));
     const next: Record<string, string> = {};

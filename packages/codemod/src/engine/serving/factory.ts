@@ -1,0 +1,77 @@
+/**
+ * Turning the server a transport is connected to into a factory that `serveStdio` /
+ * `createMcpHandler` can call once per connection or request.
+ */
+import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
+import { unwrapExpression } from '../find/resolve.js';
+import { indentOf, reindent } from './edits.js';
+
+/** `createServer()` / `createServer(config)` with trivially re-evaluable arguments → factory text. */
+export function factoryFromCall(call: CallExpression): string | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  if (!callee || !(Node.isIdentifier(callee) || Node.isPropertyAccessExpression(callee))) return undefined;
+  const args = call.getArguments();
+  if (args.length === 0) return callee.getText();
+  const simple = args.every((a) => Node.isIdentifier(a) || Node.isStringLiteral(a) || Node.isNumericLiteral(a) || Node.isPropertyAccessExpression(a));
+  return simple ? `() => ${call.getText()}` : undefined;
+}
+
+/**
+ * `const server = new McpServer(...)` followed by statements that only register on it: the factory
+ * function that builds it (declared where the construction was), or why that is not safe.
+ */
+export function wrapConstruction(
+  sourceFile: SourceFile,
+  declaration: Statement,
+  name: string,
+  uses: Node[],
+  connectStatement: Statement,
+): { name: string; text: string; moved: Statement[] } | string {
+  const list = declaration.getParent();
+  if (!list || !(Node.isSourceFile(list) || Node.isBlock(list))) return 'the server is not constructed at statement level';
+  const siblings = (list as unknown as { getStatements(): Statement[] }).getStatements();
+  const moved: Statement[] = [];
+  for (const use of uses) {
+    const statement = siblings.find((s) => s.containsRange(use.getPos(), use.getEnd()));
+    if (!statement || statement === connectStatement) return `'${name}' is used outside the statements that set it up`;
+    if (statement.getStart() < declaration.getStart() || statement.getStart() > connectStatement.getStart()) return `'${name}' is used after connecting (serveStdio owns the instance)`;
+    if (!Node.isExpressionStatement(statement) || !isSetUpStatement(statement.getExpression(), name)) return `'${name}' is used in a statement that is not a registration on it`;
+    if (statement.getDescendantsOfKind(SyntaxKind.AwaitExpression).some((a) => !a.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x) || Node.isArrowFunction(x) || Node.isFunctionExpression(x))))
+      return 'a registration awaits at the top level';
+    if (!moved.includes(statement)) moved.push(statement);
+  }
+  moved.sort((a, b) => a.getStart() - b.getStart());
+  const taken = new Set(sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+  let factory = 'createServer';
+  for (let i = 2; taken.has(factory); i++) factory = i === 2 ? 'createMcpServer' : `createMcpServer${i - 1}`;
+  const indent = indentOf(sourceFile, declaration);
+  const unit = /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+  const body = [declaration, ...moved].map((s) => reindent(s.getText(), indentOf(sourceFile, s), indent + unit)).join('\n');
+  const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
+  return { name: factory, text, moved };
+}
+
+/** `server.registerTool(...)`, `server.server.oninitialized = ...`, `registerTools(server)`. */
+export function isSetUpStatement(expr: Node, name: string): boolean {
+  if (leftmostIdentifier(expr) === name) return true;
+  const call = unwrapExpression(expr);
+  return (
+    call !== undefined &&
+    Node.isCallExpression(call) &&
+    call.getArguments().some((a) => {
+      const arg = unwrapExpression(a);
+      return arg !== undefined && Node.isIdentifier(arg) && arg.getText() === name;
+    })
+  );
+}
+
+export function leftmostIdentifier(expr: Node): string | undefined {
+  let node: Node | undefined = expr;
+  while (node) {
+    if (Node.isIdentifier(node)) return node.getText();
+    if (Node.isCallExpression(node) || Node.isPropertyAccessExpression(node) || Node.isElementAccessExpression(node) || Node.isNonNullExpression(node)) node = node.getExpression();
+    else if (Node.isBinaryExpression(node)) node = node.getLeft();
+    else return undefined;
+  }
+  return undefined;
+}

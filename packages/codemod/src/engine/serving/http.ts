@@ -1,0 +1,284 @@
+/**
+ * Streamable HTTP hosting, the stateless per-request shape:
+ *
+ *     app.post('/mcp', async (req, res) => {
+ *       const server = getServer();
+ *       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+ *       res.on('close', () => { transport.close(); server.close(); });
+ *       await server.connect(transport);
+ *       await transport.handleRequest(req, res, req.body);
+ *     });
+ *
+ * becomes one module-level `const mcpHandler = toNodeHandler(createMcpHandler(getServer))` and
+ * `await mcpHandler(req, res, req.body)` in the route (web-standard transports: `mcpHandler.fetch(request)`).
+ * Everything else in the route (logging, try/catch, error responses) stays. Stateful hosting
+ * (session ids, event stores, session maps) is not this shape and stays flagged.
+ */
+import { Node, SyntaxKind, type CallExpression, type Identifier, type NewExpression, type SourceFile, type Statement } from 'ts-morph';
+import {
+  JSON_RESPONSE_OPTION,
+  LEGACY_SDK_PACKAGE,
+  NODE_HTTP_TRANSPORTS,
+  SERVER_CONNECT_METHOD,
+  SESSION_ID_GENERATOR_OPTION,
+  TARGET,
+  TARGET_NODE_ADAPTER,
+  TARGET_NODE_PACKAGE,
+  TARGET_SERVER_PACKAGE,
+  TRANSPORT_CLOSE_METHOD,
+  TRANSPORT_HANDLE_METHOD,
+} from '@mcp-mrtr/surface';
+import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { abbreviate, applyEdits, dropUnusedNamedImport, ensureNamedImport, indentOf, statementRange, type TextEdit } from './edits.js';
+import { factoryFromCall, wrapConstruction } from './factory.js';
+import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
+
+class NotRecognised extends Error {}
+const fail = (why: string): never => {
+  throw new NotRecognised(why);
+};
+
+type FunctionLike = Node;
+const isFunctionLike = (n: Node): boolean => Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n);
+
+export function transportClassOf(created: NewExpression): string {
+  return created.getExpression().getText().split('.').pop()!;
+}
+
+export function rewriteHttpHosting(sourceFile: SourceFile, created: NewExpression): ServingFinding {
+  const cls = transportClassOf(created);
+  try {
+    return rewrite(sourceFile, created, cls);
+  } catch (error) {
+    if (!(error instanceof NotRecognised)) throw error;
+    return flag(created, `${cls} hosting serves the 2025 era only; not rewritten: ${error.message}`, SERVING_ADVICE.http);
+  }
+}
+
+function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): ServingFinding {
+  const transportImport = sourceFile.getImportDeclarations().find((d) => d.getNamedImports().some((n) => n.getName() === cls));
+  if (!transportImport) fail(`${cls} is not imported with an ES import`);
+  if (transportImport!.getModuleSpecifierValue().startsWith(LEGACY_SDK_PACKAGE)) fail('the file still imports the v1 SDK');
+  const handlerOptions = statelessOptions(created);
+
+  const { parent: holder, child } = valueParent(created);
+  if (!holder || !Node.isVariableDeclaration(holder) || holder.getInitializer() !== child) return fail('the transport is not kept in a variable of its own');
+  const transportName = holder.getNameNode();
+  if (!Node.isIdentifier(transportName)) return fail('the transport variable is destructured');
+  const transportStatement = holder.getVariableStatement();
+  if (!transportStatement || transportStatement.getDeclarations().length !== 1) return fail('the transport is declared together with other variables');
+  const route = created.getFirstAncestor(isFunctionLike);
+  if (!route) return fail('one transport serves every request (created outside a request handler)');
+
+  // every use of the transport: one connect, one handleRequest, any number of close() statements
+  let connect: CallExpression | undefined;
+  let handle: CallExpression | undefined;
+  const closes: Node[] = [];
+  for (const ref of referencesOf(transportName)) {
+    const parent = ref.getParent();
+    if (parent && Node.isCallExpression(parent) && parent.getArguments()[0] === ref && calledMethod(parent) === SERVER_CONNECT_METHOD && !connect) connect = parent;
+    else if (parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === ref && Node.isCallExpression(parent.getParent()) && (parent.getParent() as CallExpression).getExpression() === parent) {
+      const call = parent.getParent() as CallExpression;
+      if (parent.getName() === TRANSPORT_HANDLE_METHOD && !handle) handle = call;
+      else if (parent.getName() === TRANSPORT_CLOSE_METHOD) closes.push(closeStatement(call, `'${transportName.getText()}.close()'`));
+      else fail(`'${transportName.getText()}.${parent.getName()}' (line ${ref.getStartLineNumber()}) has no createMcpHandler equivalent`);
+    } else fail(`'${transportName.getText()}' is used for more than connecting and handling one request (line ${ref.getStartLineNumber()})`);
+  }
+  if (!connect) return fail('the transport is not connected in the same request handler');
+  if (!handle) return fail(`'${transportName.getText()}.${TRANSPORT_HANDLE_METHOD}(...)' is not called in the same request handler`);
+  for (const call of [connect, handle]) if (call.getFirstAncestor(isFunctionLike) !== route) fail('connect and handleRequest are not in the same function as the transport');
+  const connectStatement = ownStatement(connect);
+  if (!connectStatement || !Node.isExpressionStatement(connectStatement)) return fail(`the connect call (line ${connect.getStartLineNumber()}) is part of a larger expression`);
+
+  const insertAt = topLevelStatement(route);
+  const server = serverFactory(sourceFile, connect, route, insertAt);
+  closes.push(...server.closes);
+
+  const node = NODE_HTTP_TRANSPORTS.includes(cls);
+  const { name: handlerName, declaration } = handlerFor(sourceFile, server.factory, handlerOptions, node);
+
+  const removals = new Set<Node>([transportStatement, connectStatement, ...server.removals, ...closes.map((c) => callbackOwner(c, closes))]);
+  const edits: TextEdit[] = [];
+  for (const removal of removals) {
+    if ([...removals].some((other) => other !== removal && other.containsRange(removal.getPos(), removal.getEnd()))) continue;
+    if (server.prelude && removal === server.prelude.at) edits.push({ start: removal.getStart(), end: removal.getEnd(), text: server.prelude.text });
+    else edits.push({ ...statementRange(sourceFile, removal), text: '' });
+  }
+  const callee = handle.getExpression();
+  edits.push({ start: callee.getStart(), end: callee.getEnd(), text: node ? handlerName : `${handlerName}.fetch` });
+  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(sourceFile, insertAt)}` });
+
+  const original = abbreviate(handle.getText());
+  const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
+  const text = sourceFile.getFullText();
+  sourceFile.replaceWithText(applyEdits(text, edits));
+  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.createMcpHandler);
+  if (node) ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_ADAPTER);
+  dropUnusedNamedImport(sourceFile, cls);
+  return {
+    method: 'serving',
+    status: 'migrated',
+    reason: `per-request ${cls} → ${TARGET.createMcpHandler}(${server.factory})${node ? ` via ${TARGET_NODE_ADAPTER}` : ''} (serves 2026-07-28 and 2025-era clients from one factory)`,
+    advice: SERVING_ADVICE.http,
+    line,
+    column,
+    text,
+    snippet: original,
+  };
+}
+
+/** `createMcpHandler` options for the transport's options, or why they have no equivalent. */
+function statelessOptions(created: NewExpression): string | undefined {
+  const arg = unwrapExpression(created.getArguments()[0]);
+  if (!arg) return undefined;
+  if (!Node.isObjectLiteralExpression(arg)) return fail('the transport options are not an object literal');
+  let json = false;
+  for (const property of arg.getProperties()) {
+    if (!Node.isPropertyAssignment(property)) return fail(`transport option \`${abbreviate(property.getText())}\` is not a plain property`);
+    const name = property.getName();
+    const value = unwrapExpression(property.getInitializer())?.getText();
+    if (name === SESSION_ID_GENERATOR_OPTION) {
+      if (value !== 'undefined') fail('stateful hosting (the transport issues session ids); 2026-07-28 requests are stateless');
+    } else if (name === JSON_RESPONSE_OPTION && (value === 'true' || value === 'false')) json = value === 'true';
+    else fail(`transport option '${name}' has no createMcpHandler equivalent`);
+  }
+  return json ? `{ responseMode: 'json' }` : undefined;
+}
+
+function referencesOf(name: Identifier): Node[] {
+  return name.findReferencesAsNodes().filter((r) => r !== name && r.getSourceFile() === name.getSourceFile());
+}
+
+function calledMethod(call: CallExpression): string | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  return callee && Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined;
+}
+
+/** The expression statement a call is on its own (`x.close();`, `await x.close();`, `void x.close();`). */
+function ownStatement(call: CallExpression): Node | undefined {
+  let node: Node = call;
+  let parent = node.getParent();
+  while (parent && (Node.isAwaitExpression(parent) || Node.isVoidExpression(parent) || Node.isParenthesizedExpression(parent))) {
+    node = parent;
+    parent = parent.getParent();
+  }
+  if (parent && Node.isExpressionStatement(parent)) return parent;
+  if (parent && Node.isArrowFunction(parent) && parent.getBody() === node) return parent;
+  return undefined;
+}
+
+/** A `close()` of the transport or the server: its statement, or the arrow function whose body it is. */
+function closeStatement(call: CallExpression, what: string): Node {
+  if (call.getArguments().length > 0) fail(`${what} (line ${call.getStartLineNumber()}) takes arguments`);
+  return ownStatement(call) ?? fail(`${what} (line ${call.getStartLineNumber()}) is part of a larger expression`);
+}
+
+/**
+ * What to remove for a close: its statement, or the whole `res.on('close', cb)` when the callback
+ * does nothing else.
+ */
+function callbackOwner(closing: Node, closes: Node[]): Node {
+  const fn = Node.isArrowFunction(closing) ? closing : closing.getParent()?.getParent();
+  if (!fn || !(Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return closing;
+  if (!Node.isArrowFunction(closing) || fn !== closing) {
+    const body = fn.getBody();
+    if (!Node.isBlock(body) || closing.getParent() !== body) return closing;
+    if (body.getStatements().some((s) => !closes.includes(s))) return closing;
+  }
+  const call = fn.getParent();
+  const statement = call && Node.isCallExpression(call) && call.getArguments().includes(fn) ? ownStatement(call) : undefined;
+  return statement && Node.isExpressionStatement(statement) ? statement : closing;
+}
+
+function topLevelStatement(node: Node): Statement {
+  let current: Node = node;
+  while (current.getParent() && !Node.isSourceFile(current.getParent()!)) current = current.getParent()!;
+  return current as Statement;
+}
+
+interface ServerFactory {
+  factory: string;
+  removals: Node[];
+  closes: Node[];
+  prelude?: { at: Node; text: string };
+}
+
+/** The factory that builds the server connected per request, and the statements that become obsolete. */
+function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: FunctionLike, insertAt: Statement): ServerFactory {
+  const receiver = unwrapExpression((unwrapExpression(connect.getExpression()) as import('ts-morph').PropertyAccessExpression).getExpression())!;
+  const inner = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+  if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), removals: [], closes: [] };
+  if (!Node.isIdentifier(inner)) return fail('the server expression is not a factory call or a variable');
+  const decl = declarationOf(inner);
+  if (!decl || !Node.isVariableDeclaration(decl) || decl.getSourceFile() !== sourceFile) return fail('the server variable is not declared in this file');
+  const statement = decl.getVariableStatement();
+  const nameNode = decl.getNameNode();
+  if (!statement || statement.getDeclarations().length !== 1 || !Node.isIdentifier(nameNode)) return fail('the server variable is destructured or declared together with others');
+  const init = unwrapExpression(decl.getInitializer());
+  const initInner = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
+  const inRoute = route.containsRange(decl.getPos(), decl.getEnd());
+  const name = nameNode.getText();
+  const closes: Node[] = [];
+  const outside: Node[] = [];
+  for (const ref of referencesOf(nameNode)) {
+    if (connect.containsRange(ref.getPos(), ref.getEnd())) continue;
+    if (route.containsRange(ref.getPos(), ref.getEnd())) {
+      const access = ref.getParent();
+      const call = access?.getParent();
+      if (access && Node.isPropertyAccessExpression(access) && access.getName() === TRANSPORT_CLOSE_METHOD && call && Node.isCallExpression(call) && call.getExpression() === access) {
+        closes.push(closeStatement(call, `'${name}.close()'`));
+      } else fail(`'${name}' is used for more than connecting in the request handler (line ${ref.getStartLineNumber()})`);
+    } else outside.push(ref);
+  }
+  if (inRoute) {
+    if (!initInner || !Node.isCallExpression(initInner)) return fail(`'${name}' is not built by a factory call`);
+    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes };
+  }
+  if (!Node.isSourceFile(statement.getParent()) || statement.isExported()) return fail(`'${name}' is neither built in the request handler nor a module-level variable of this file`);
+  if (initInner && Node.isCallExpression(initInner)) {
+    if (outside.length > 0) fail(`the module-level server '${name}' is also used outside the request handler (line ${outside[0]!.getStartLineNumber()})`);
+    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes };
+  }
+  if (initInner && Node.isNewExpression(initInner)) {
+    const wrapped = wrapConstruction(sourceFile, statement, name, outside, insertAt);
+    if (typeof wrapped === 'string') return fail(wrapped);
+    return { factory: wrapped.name, removals: [statement, ...wrapped.moved], closes, prelude: { at: statement, text: wrapped.text } };
+  }
+  return fail(`'${name}' is not built by a factory call or a construction in this file`);
+}
+
+/** Factory text for a call, if every name it uses is available at module level before `insertAt`. */
+function resolvableFactory(call: CallExpression, route: FunctionLike, insertAt: Statement): string {
+  const factory = factoryFromCall(call);
+  if (!factory) return fail('the server comes from a call with non-trivial arguments');
+  const names = [call.getExpression(), ...call.getArguments()].map((n) => {
+    let root = unwrapExpression(n);
+    while (root && Node.isPropertyAccessExpression(root)) root = root.getExpression();
+    return root;
+  });
+  for (const name of names) {
+    if (!name || !Node.isIdentifier(name)) continue;
+    const decl = declarationOf(name);
+    if (!decl) fail(`'${name.getText()}' cannot be resolved`);
+    if (route.containsRange(decl!.getPos(), decl!.getEnd())) fail(`the factory uses '${name.getText()}', which is local to the request handler`);
+    const statement = decl!.getFirstAncestor((a) => Node.isSourceFile(a.getParent() ?? a)) ?? decl!;
+    const hoisted = Node.isFunctionDeclaration(decl!) || Node.isImportSpecifier(decl!) || Node.isImportClause(decl!) || Node.isNamespaceImport(decl!);
+    if (!Node.isSourceFile(statement.getParent()!) && !hoisted) fail(`the factory uses '${name.getText()}', which is not declared at module level`);
+    if (!hoisted && statement.getStart() >= insertAt.getStart()) fail(`the factory uses '${name.getText()}', declared after the request handler`);
+  }
+  return factory;
+}
+
+/** A module-level handler for this factory: an existing one (a second route) or a new declaration. */
+function handlerFor(sourceFile: SourceFile, factory: string, options: string | undefined, node: boolean): { name: string; declaration?: string } {
+  const core = `${TARGET.createMcpHandler}(${factory}${options ? `, ${options}` : ''})`;
+  const init = node ? `${TARGET_NODE_ADAPTER}(${core})` : core;
+  for (const statement of sourceFile.getVariableStatements()) {
+    const only = statement.getDeclarations().length === 1 ? statement.getDeclarations()[0]! : undefined;
+    if (only && only.getInitializer()?.getText() === init) return { name: only.getName() };
+  }
+  const taken = new Set(sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+  let name = 'mcpHandler';
+  for (let i = 2; taken.has(name); i++) name = `mcpHandler${i}`;
+  return { name, declaration: `const ${name} = ${init};` };
+}
