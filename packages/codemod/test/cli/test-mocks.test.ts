@@ -61,3 +61,105 @@ jest.spyOn(srv, 'listRoots');
     expect(result.files.map((f) => [f.path, f.status])).toEqual([['/p/test/confirm.test.ts', 'flagged']]);
   });
 });
+
+const v2Head = `import { expect, it, vi } from 'vitest';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { createServer } from '../src/server.js';
+`;
+
+function inlineTest(spy: string, after = ''): string {
+  return `${v2Head}
+it('asks', async () => {
+  const server = createServer();
+  ${spy}
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: 't', version: '1' });
+  await client.connect(a);
+  await client.callTool({ name: 'delete_file', arguments: {} });
+  ${after}
+});
+`;
+}
+
+describe('test-mock rewrite into client answers', () => {
+  it('rewrites a fixed-answer spy in a test that builds its client: fn() mock, declared capability, answer handler', () => {
+    const text = inlineTest(`const ask = vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' });`, 'expect(ask).toHaveBeenCalledTimes(1);');
+    const { sites, output } = scanTestMocks('/p/test/a.test.ts', text);
+    expect(sites.map((s) => [s.line, s.status])).toEqual([[7, 'migrated']]);
+    expect(sites[0]!.reason).toMatch(/rewritten: the fixed answer now comes from the test client's elicitation\/create handler/);
+    expect(output).toContain(`const ask = vi.fn().mockResolvedValue({ action: 'decline' });`);
+    expect(output).toContain(`const client = new Client({ name: 't', version: '1' }, { capabilities: { elicitation: { form: {}, url: {} } } });\n  client.setRequestHandler('elicitation/create', (request) => ask(request.params));\n`);
+    expect(output).not.toContain('@mcp-mrtr-todo');
+    expect(scanTestMocks('/p/test/a.test.ts', output)).toEqual({ sites: [], output });
+  });
+
+  it('names an unbound spy without clashing with names in the file', () => {
+    const text = inlineTest(`const elicitInputAnswer = 1; vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'cancel' });`);
+    const { output } = scanTestMocks('/p/test/a.test.ts', text);
+    expect(output).toContain(`const elicitInputAnswer2 = vi.fn().mockResolvedValue({ action: 'cancel' });`);
+    expect(output).toContain(`(request) => elicitInputAnswer2(request.params)`);
+  });
+
+  it('with rewrite off, or for shapes that are not mechanical, only marks (file otherwise byte-identical)', () => {
+    const mechanical = inlineTest(`vi.spyOn(server.server, 'listRoots').mockResolvedValue({ roots: [] });`);
+    const marked = scanTestMocks('/p/test/a.test.ts', mechanical, { rewrite: false });
+    expect(marked.sites.map((s) => s.status)).toEqual(['flagged']);
+    const notMechanical = [
+      [inlineTest(`const ask = vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' });`, 'expect(ask.mock.calls[0]).toBeDefined();'), 'used beyond call counting'],
+      [inlineTest(`vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' }).mockName('x');`), '.mockName(...) is not a fixed answer'],
+      [inlineTest(`const [ask] = [vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' })];`), 'inside a larger expression'],
+      [inlineTest(`vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' });`, `client.setRequestHandler('elicitation/create', async () => ({ action: 'accept' }));`), 'already registers'],
+      [inlineTest(`vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' }); vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'cancel' });`), 'more than one elicitInput mock'],
+      [mechanical.replace("from '@modelcontextprotocol/client'", "from './my-client.js'"), 'does not import Client from @modelcontextprotocol/client'],
+    ] as const;
+    for (const [text, why] of notMechanical) {
+      const { sites, output } = scanTestMocks('/p/test/a.test.ts', text);
+      expect(sites.every((s) => s.status === 'flagged'), why).toBe(true);
+      expect(sites.some((s) => s.reason!.includes(why)), `${why}: ${sites.map((s) => s.reason).join(' | ')}`).toBe(true);
+      expect(output.split('\n').filter((l) => !l.includes('@mcp-mrtr-todo')).join('\n')).toBe(text);
+    }
+  });
+
+  it('rewrites through a same-file helper only when the test passes it the spied server and every parameter', () => {
+    const helper = `${v2Head}
+async function connect(server: ReturnType<typeof createServer>, name = 't') {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name, version: '1' });
+  await client.connect(a);
+  return client;
+}
+`;
+    const ok = `${helper}
+it('asks', async () => {
+  const server = createServer();
+  const ask = vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' });
+  const client = await connect(server, 'x');
+  await client.callTool({ name: 'delete_file', arguments: {} });
+  expect(ask).toHaveBeenCalledOnce();
+});
+`;
+    const { sites, output } = scanTestMocks('/p/test/h.test.ts', ok);
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(`async function connect(server: ReturnType<typeof createServer>, name = 't', answers: InputAnswers = {}) {`);
+    expect(output).toContain(`const client = await connect(server, 'x', { 'elicitation/create': ask });`);
+    expect(output).toContain(`import { Client, InMemoryTransport, type RequestTypeMap, type ResultTypeMap } from '@modelcontextprotocol/client';`);
+
+    const otherServer = ok.replace(`connect(server, 'x')`, `connect(createServer(), 'x')`);
+    expect(scanTestMocks('/p/test/h.test.ts', otherServer).sites[0]!.reason).toContain('does not pass the spied server (server)');
+    const defaulted = ok.replace(`connect(server, 'x')`, `connect(server)`);
+    expect(scanTestMocks('/p/test/h.test.ts', defaulted).sites[0]!.reason).toContain('does not pass every parameter');
+  });
+
+  it('counts rewritten mocks as migrated and the file as changed', () => {
+    const text = inlineTest(`vi.spyOn(server.server, 'createMessage').mockResolvedValue({ model: 'm', role: 'assistant', content: { type: 'text', text: 'x' } });`);
+    const result = addTestMockSites(
+      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [], packageJsonChanges: [] },
+      ['/p/test/s.test.ts'],
+      () => text,
+    );
+    expect(result.summary).toEqual({ sitesFound: 1, sitesMigrated: 1, sitesFlagged: 0, filesChanged: 1, filesFailed: 0 });
+    expect(result.files.map((f) => [f.status, f.sites.map((s) => [s.line, s.method, s.kind, s.status])])).toEqual([['changed', [[7, 'test-mock', 'sampling', 'migrated']]]]);
+  });
+});

@@ -81,7 +81,7 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
     if (previousLine.includes(TODO_MARKER) || markedLines.has(lineStart)) return;
     markedLines.add(lineStart);
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-    markers.push({ pos: lineStart, end: lineStart, text: `${indent}${markerComment(base, shortAdvice(match.name))}\n` });
+    markers.push({ pos: lineStart, end: lineStart, text: `${indent}${markerComment(reason, shortAdvice(match.name))}\n` });
   });
   return { sites, output: applyEdits(text, edits, markers) };
 }

@@ -1,0 +1,161 @@
+/**
+ * The rewritten unit tests still test the server. A legacy v1 project (`fixtures/test-mocks/project`:
+ * a server whose tools elicit, sample and list roots, its vitest tests that spy on `elicitInput` /
+ * `createMessage` / `listRoots`, and one test that calls a handler with a fake `extra`) is migrated
+ * by the BUILT CLI; then the project's own tests run for real with vitest (a subprocess) against the
+ * migrated server: the rewritten ones pass, the flagged one is only marked. Deliberate bugs in the
+ * migrated handler make the rewritten tests fail, so they still test something.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { assertBuilt, repoRoot, runCli } from './helpers.js';
+
+const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/project');
+const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
+const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+/** A test the rewrite's answer form is written for, on a 2026-07-28 client (no legacy shim involved). */
+const ERA_2026_TEST = `import { expect, it, vi } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createServer, trash } from '../src/server.js';
+
+it('deletes after confirmation on 2026-07-28', async () => {
+  const handler = createMcpHandler(createServer);
+  const confirm = vi.fn().mockResolvedValue({ action: 'accept', content: { confirm: true } });
+  const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {}, url: {} } } });
+  client.setRequestHandler('elicitation/create', (request) => confirm(request.params));
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://test.local/mcp'), { fetch: (u, i) => handler.fetch(new Request(u, i)) }));
+  const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/z.txt' } });
+  expect(result.content).toEqual([{ type: 'text', text: 'Deleted /tmp/z.txt' }]);
+  expect(trash).toContain('/tmp/z.txt');
+  expect(confirm).toHaveBeenCalledTimes(1);
+});
+`;
+
+interface TestOutcome {
+  title: string;
+  status: string;
+}
+
+let dir: string;
+
+/** Copies the fixture project to a fresh temp dir with the repository's node_modules reachable. */
+function freshProject(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-tested-'));
+  fs.cpSync(PROJECT, root, { recursive: true });
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return root;
+}
+
+/** Runs the project's tests with vitest in a subprocess; every test's outcome by title. */
+function runTests(root: string, files: string[]): TestOutcome[] {
+  const out = path.join(root, `.vitest-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
+  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--reporter=json', `--outputFile=${out}`, ...files], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: { title: string; status: string }[] }[] };
+  fs.rmSync(out);
+  return report.testResults.flatMap((f) => f.assertionResults.map((a) => ({ title: a.title, status: a.status })));
+}
+
+const failing = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
+
+/** Applies one deliberate bug to the migrated server and restores it afterwards. */
+function withBug(root: string, pattern: RegExp, replacement: string, run: () => void): void {
+  const file = path.join(root, 'src/server.ts');
+  const good = fs.readFileSync(file, 'utf8');
+  const bad = good.replace(pattern, replacement);
+  expect(bad, `the bug ${pattern} must apply to the migrated server`).not.toBe(good);
+  fs.writeFileSync(file, bad);
+  try {
+    run();
+  } finally {
+    fs.writeFileSync(file, good);
+  }
+}
+
+beforeAll(() => {
+  assertBuilt();
+  dir = freshProject();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('unit tests that mock legacy requests, migrated with the server', () => {
+  it('the legacy tests pass on the v1 server before the migration', () => {
+    const outcomes = runTests(dir, []);
+    expect(outcomes).toHaveLength(7);
+    expect(failing(outcomes)).toEqual([]);
+  }, 60_000);
+
+  it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
+    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    expect(run.status, run.stderr).toBe(1); // one flagged site left
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as {
+      files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[];
+    };
+    const mocks = report.files.flatMap((f) => f.sites.filter((s) => s.method === 'test-mock').map((s) => ({ file: path.basename(f.path), line: s.line, status: s.status })));
+    expect(mocks).toEqual([
+      { file: 'handler.test.ts', line: 6, status: 'flagged' },
+      { file: 'tools.test.ts', line: 17, status: 'migrated' },
+      { file: 'tools.test.ts', line: 30, status: 'migrated' },
+      { file: 'tools.test.ts', line: 44, status: 'migrated' },
+      { file: 'tools.test.ts', line: 53, status: 'migrated' },
+      { file: 'tools.test.ts', line: 66, status: 'migrated' },
+    ]);
+    const migrated = fs.readFileSync(path.join(dir, 'test/tools.test.ts'), 'utf8');
+    expect(migrated).not.toContain('spyOn');
+    expect(migrated).not.toContain(TODO_MARKER);
+
+    // The flagged file: byte-identical apart from the marker line.
+    const handlerTest = fs.readFileSync(path.join(dir, 'test/handler.test.ts'), 'utf8');
+    const markerLines = handlerTest.split('\n').filter((l) => l.includes(TODO_MARKER));
+    expect(markerLines).toHaveLength(1);
+    expect(handlerTest.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(fs.readFileSync(path.join(PROJECT, 'test/handler.test.ts'), 'utf8'));
+
+    const outcomes = runTests(dir, ['test/tools.test.ts']);
+    expect(outcomes).toHaveLength(6);
+    expect(failing(outcomes)).toEqual([]);
+    // The flagged test is what the report says: it no longer works against the migrated handler.
+    expect(failing(runTests(dir, ['test/handler.test.ts']))).toEqual(['thanks for the rating']);
+  }, 60_000);
+
+  it('the rewritten test file typechecks (tsc --strict) against the migrated server', () => {
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include: ['src', 'test/tools.test.ts'] }),
+    );
+    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it('a migrated handler that stops asking fails the rewritten tests', () => {
+    withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
+      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file when the user unticks the box']);
+    });
+  }, 60_000);
+
+  it('a migrated handler that ignores the answer fails the rewritten tests', () => {
+    withBug(dir, /confirmation\.content\?\.confirm !== true/, 'false', () => {
+      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
+    });
+  }, 60_000);
+
+  it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
+    fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
+    expect(runTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
+    withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
+      expect(failing(runTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
+    });
+  }, 60_000);
+});
