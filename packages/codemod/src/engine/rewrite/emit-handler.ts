@@ -4,6 +4,7 @@
  * that asks through its callers.
  */
 import { Node, SyntaxKind, type Statement } from 'ts-morph';
+import { firstEffect } from './purity.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { RewriteOptions } from '../model.js';
 import { anchorOf, definitelyExits, type HandlerWork } from './analyse.js';
@@ -56,8 +57,23 @@ export function reindent(node: Node, text: string, extra: string): string {
   return text.split('\n').map((l, i) => (i === 0 || l.trim() === '' ? l : extra + l)).join('\n');
 }
 
+/**
+ * A handler that declares its result type (`async (req): Promise<CallToolResult> => ...`, a named
+ * `async function handleX(...): Promise<CallToolResult>`) must admit the input_required result it now returns.
+ */
+export function returnTypeEdits(fn: Node, fw: FileWork, what: string): TextEdit[] {
+  if (flavourOf(fn.getSourceFile()) !== 'ts') return [];
+  const returnType = (fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
+  if (!returnType) return [];
+  if (/\bInputRequiredResult\b/.test(returnType.getText())) return [];
+  const m = /^Promise\s*<([\s\S]*)>$/.exec(returnType.getText());
+  if (!m) throw new Obstacle(`${what} declares return type \`${returnType.getText()}\`, not a Promise`);
+  fw.types.add('InputRequiredResult');
+  return [{ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` }];
+}
+
 export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions): TextEdit[] {
-  if (work.form === 'loop') return emitLoopHandler(work, fw, options);
+  if (work.form === 'loop') return [...returnTypeEdits(work.fn, fw, 'the handler'), ...emitLoopHandler(work, fw, options)];
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
   const names = fw.names;
@@ -66,7 +82,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   }
   const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, names };
-  const edits: TextEdit[] = [...access.edits];
+  const edits: TextEdit[] = [...access.edits, ...returnTypeEdits(work.fn, fw, 'the handler')];
   const pointStatements = work.points.map((p) => p.statement);
   const capEdits = capabilityEdits(work.body, env, pointStatements);
   const base = work.body.getStatements()[0] ? indentOf(work.body.getStatements()[0]!) : `${indentOf(work.fn)}  `;
@@ -83,7 +99,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
         for (const [follower, l] of merged.followers) followerLines.set(follower, l);
         lines = merged.leader;
       } else lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
-      edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
+      edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
     }
     if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
     return edits;
@@ -196,6 +212,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     const scoped: EmitEnv = { ...env, names: names.clone() };
     if (k > 0) {
       bodyLines.push(...restore(k - 1));
+      bodyLines.push(...narrowingGuards(statements.slice(0, idx[k - 1]), statements.slice(idx[k - 1]!), live[k - 1]!, work.fn));
       bodyLines.push(...resumeLines(k - 1, scoped));
     }
     for (const s of segmentAfter(k)) bodyLines.push(segText(s, ''));
@@ -210,6 +227,76 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') });
   return edits;
+}
+
+/**
+ * A point directly in a `case` clause whose replacement declares names of its own gets a block, so
+ * the names stay out of the other clauses' scope (and `no-case-declarations` stays quiet).
+ */
+function caseScoped(point: RequestPoint, lines: string[], indent: string): string {
+  const parent = point.statement.getParent();
+  const inCase = parent && (Node.isCaseClause(parent) || Node.isDefaultClause(parent));
+  if (!inCase || Node.isVariableStatement(point.statement) || !lines.some((l) => /^(const|let|var) /.test(l))) return lines.join(`\n${indent}`);
+  const template = point.statement.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
+  const inner = lines.map((l) => (template ? l : l.split('\n').join('\n  ')));
+  return `{\n${indent}  ${inner.join(`\n${indent}  `)}\n${indent}}`;
+}
+
+/** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */
+function chainOf(node: Node): string | undefined {
+  if (Node.isIdentifier(node)) return node.getText();
+  if (Node.isPropertyAccessExpression(node)) {
+    const base = chainOf(node.getExpression());
+    return base === undefined ? undefined : `${base}${node.hasQuestionDotToken() ? '?.' : '.'}${node.getName()}`;
+  }
+  if (Node.isNonNullExpression(node) || Node.isParenthesizedExpression(node)) return chainOf(node.getExpression());
+  return undefined;
+}
+
+function chainsIn(root: Node): string[] {
+  const out: string[] = [];
+  const visit = (node: Node): void => {
+    const chain = Node.isPropertyAccessExpression(node) || Node.isIdentifier(node) ? chainOf(node) : undefined;
+    if (chain !== undefined) {
+      out.push(chain);
+      if (Node.isPropertyAccessExpression(node)) return;
+    }
+    node.forEachChild(visit);
+  };
+  visit(root);
+  return out;
+}
+
+/**
+ * A later phase restores its locals from requestState with their declared types, so TypeScript no
+ * longer sees the narrowing that an earlier guard (`if (r.action !== 'accept' || !r.content) return ...;`)
+ * gave them. The guards that the restored values passed before the state was minted are re-checked
+ * (they cannot fire on sealed state: same values, pure conditions), which re-establishes the narrowing.
+ * Only guards over restored locals (and names not declared in the handler body) whose chains the code
+ * after the point reads are repeated.
+ */
+function narrowingGuards(before: Statement[], after: Statement[], live: LiveVar[], fn: Node): string[] {
+  const restored = new Set(live.map((v) => v.name));
+  const local = new Set(declaredIn(before).map((d) => d.name));
+  const laterChains = after.flatMap((s) => chainsIn(s));
+  const out: string[] = [];
+  for (const s of before) {
+    if (!Node.isIfStatement(s) || s.getElseStatement() || !definitelyExits(s.getThenStatement())) continue;
+    const condition = s.getExpression();
+    // Calls (capability reads, helpers) may answer differently in a later round: only plain comparisons are repeated.
+    if (condition.getDescendants().some((d) => Node.isCallExpression(d) || Node.isNewExpression(d) || Node.isAwaitExpression(d) || Node.isFunctionLikeDeclaration(d) || Node.isBinaryExpression(d) && /^(=|\+=|-=|\*=|\/=|%=|&&=|\|\|=|\?\?=)$/.test(d.getOperatorToken().getText()))) continue;
+    if (Node.isCallExpression(condition) || Node.isAwaitExpression(condition)) continue;
+    const chains = chainsIn(condition);
+    const roots = chains.map((c) => c.split(/\??\./)[0]!);
+    if (!roots.some((r) => restored.has(r)) || roots.some((r) => local.has(r) && !restored.has(r))) continue;
+    if (firstEffect([condition], fn)) continue;
+    // Needed when later code reads a guarded chain without optional chaining (`r.content.title`, not `r.content?.title`).
+    const narrows = chains.some((c) => restored.has(c.split(/\??\./)[0]!) && laterChains.some((l) => (l === c && c.includes('.')) || l.startsWith(`${c}.`)));
+    if (!narrows) continue;
+    out.push(`if (${condition.getText()}) throw new Error('requestState failed a check it passed when minted');`);
+  }
+  if (out.length > 0) out.unshift(`// Checks the restored values passed before this round, repeated so TypeScript narrows them again.`);
+  return out;
 }
 
 function pointLines(point: RequestPoint, env: EmitEnv, ask: ReturnType<typeof askWriteOnce>, passThrough: (step: string) => string, helper: HelperWork | undefined): string[] {

@@ -131,12 +131,15 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
 
 /** A helper call point: call with ctx and key, return the helper's input_required result through. */
 export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: string, passThrough: (step: string) => string): string[] {
-  env.values.add('isInputRequiredResult');
   const b = point.binding;
   if (b.kind === 'hoist') {
     const { name, lines } = hoistLines(point, env, 'STEP', undefined);
+    // `return helper(...)`: the helper's input_required result is returned through as it is.
+    if (lines[1] === `return ${name};` && passThrough(name) === `return ${name};`) return [`return await ${callText};`];
+    env.values.add('isInputRequiredResult');
     return [`const ${name} = await ${callText};`, `if (isInputRequiredResult(${name})) ${passThrough(name)}`, lines[1]!];
   }
+  env.values.add('isInputRequiredResult');
   if (b.kind === 'declare' && b.name && !b.typeText) {
     return [`${b.declKind} ${b.name} = await ${callText};`, `if (isInputRequiredResult(${b.name})) ${passThrough(b.name)}`];
   }

@@ -128,7 +128,11 @@ export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<Reques
   }
   const { parent, child, awaited } = valueParent(expr);
   if (!awaited) {
-    if (parent && Node.isReturnStatement(parent)) throw new Obstacle(`${what} is returned as a promise without await (line ${line(parent)})`);
+    if (parent && Node.isReturnStatement(parent)) {
+      // `return helper(...)` in an async function outside a try block is `return await helper(...)`.
+      if (isAsyncFunction(fn) && !insideTryBlock(parent, fn) && isListStatement(parent)) return { statement: parent, binding: { kind: 'hoist', awaitNode: child } };
+      throw new Obstacle(`${what} is returned as a promise without await (line ${line(parent)})${isAsyncFunction(fn) ? ' inside a try block, where awaiting it would change which errors the catch sees' : ' from a function that is not async'}`);
+    }
     if (parent && Node.isPropertyAccessExpression(parent) && /^(then|catch|finally)$/.test(parent.getName())) {
       throw new Obstacle(`${what} is consumed through a .${parent.getName()}() promise chain`);
     }
@@ -162,6 +166,19 @@ export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<Reques
   }
   if (Node.isExpressionStatement(parent)) return { statement: parent, binding: { kind: 'discard' } };
   return hoistable(child, what);
+}
+
+function isAsyncFunction(fn: Node): boolean {
+  return (fn as Node & { isAsync?: () => boolean }).isAsync?.() === true;
+}
+
+/** Whether `node` sits in the protected block of a `try` statement inside `fn`. */
+function insideTryBlock(node: Node, fn: Node): boolean {
+  for (let n: Node | undefined = node; n && n !== fn; n = n.getParent()) {
+    const parent = n.getParent();
+    if (parent && Node.isTryStatement(parent) && parent.getTryBlock() === n) return true;
+  }
+  return false;
 }
 
 /**
