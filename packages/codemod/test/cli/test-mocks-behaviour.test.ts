@@ -40,6 +40,7 @@ it('deletes after confirmation on 2026-07-28', async () => {
 interface TestOutcome {
   title: string;
   status: string;
+  failureMessages?: string[];
 }
 
 let dir: string;
@@ -63,9 +64,11 @@ function runTests(root: string, files: string[]): TestOutcome[] {
     timeout: 60_000,
   });
   if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: { title: string; status: string }[] }[] };
+  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };
   fs.rmSync(out);
-  return report.testResults.flatMap((f) => f.assertionResults.map((a) => ({ title: a.title, status: a.status })));
+  return report.testResults.flatMap((f) =>
+    f.assertionResults.map((a) => ({ title: a.title, status: a.status, ...(a.status === 'passed' ? {} : { failureMessages: a.failureMessages }) })),
+  );
 }
 
 const failing = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
@@ -126,7 +129,9 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     expect(outcomes).toHaveLength(6);
     expect(failing(outcomes)).toEqual([]);
     // The flagged test is what the report says: it no longer works against the migrated handler.
-    expect(failing(runTests(dir, ['test/handler.test.ts']))).toEqual(['thanks for the rating']);
+    const direct = runTests(dir, ['test/handler.test.ts']);
+    expect(failing(direct)).toEqual(['thanks for the rating']);
+    expect(direct[0]!.failureMessages!.join('\n')).toMatch(/TypeError: Cannot read properties of undefined \(reading 'inputResponses'\)/);
   }, 60_000);
 
   it('the rewritten test file typechecks (tsc --strict) against the migrated server', () => {
