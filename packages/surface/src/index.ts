@@ -233,6 +233,8 @@ export const V2_PACKAGE_VERSIONS: Readonly<Record<string, string>> = {
 /** Node.js (`req`, `res`) adapter of a fetch-shaped MCP handler. */
 export const TARGET_NODE_PACKAGE = '@modelcontextprotocol/node';
 export const TARGET_NODE_ADAPTER = 'toNodeHandler';
+/** Node.js request → web `Request` (what `isLegacyRequest` classifies). */
+export const TARGET_NODE_TO_WEB_REQUEST = 'toWebRequest';
 
 /** Server classes whose instances send legacy requests. */
 export const SERVER_CLASSES = ['Server', 'McpServer'] as const;
@@ -258,6 +260,7 @@ export const TARGET = {
   clientCapabilitiesMetaKey: 'CLIENT_CAPABILITIES_META_KEY',
   envelopeProperty: 'envelope',
   createMcpHandler: 'createMcpHandler',
+  isLegacyRequest: 'isLegacyRequest',
   serveStdio: 'serveStdio',
   /** `inputRequired.<builder>(...)` helpers. */
   builders: {

@@ -10,6 +10,7 @@ import type { Server as HttpServer } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -36,8 +37,14 @@ async function listen(server: HttpServer): Promise<URL> {
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-async function legacyCall(url: URL, tool: string, args: Record<string, unknown>, fetch?: Fetch): Promise<string> {
-  const client = new V1Client({ name: 'legacy-2025', version: '1.0.0' });
+async function legacyCall(url: URL, tool: string, args: Record<string, unknown>, fetch?: Fetch, answer?: Record<string, unknown>, asked: string[] = []): Promise<string> {
+  const client = new V1Client({ name: 'legacy-2025', version: '1.0.0' }, { capabilities: answer ? { elicitation: {} } : {} });
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String((req.params as { message?: string }).message));
+      return answer as never;
+    });
+  }
   await client.connect(new V1HttpTransport(url, fetch ? { fetch } : undefined));
   try {
     return textOf(await client.callTool({ name: tool, arguments: args }));
@@ -104,6 +111,54 @@ describe('Express, stateless per-request hosting → toNodeHandler(createMcpHand
       async ({ client }) => {
         try {
           return textOf(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }));
+        } finally {
+          await client.close();
+        }
+      },
+      (error: unknown) => `rejected: ${String(error)}`,
+    );
+    expect(outcome).toMatch(/^rejected: /);
+  });
+});
+
+describe('Express, stateful session hosting → 2026-07-28 routed first to createMcpHandler, sessions kept for 2025 clients', () => {
+  type App = { app: { listen: (...a: unknown[]) => HttpServer } };
+
+  it('2025-era clients keep their sessions, and elicitation still reaches them (legacy shim over the session)', async () => {
+    const original = await listen((await load<App>('serving-http-express-sessions.input.ts')).app.listen(0, '127.0.0.1'));
+    const migrated = await listen((await load<App>('serving-http-express-sessions.output.ts')).app.listen(0, '127.0.0.1'));
+    for (const [answer, expected] of [
+      [{ action: 'accept', content: { confirm: true } }, 'Deleted note n7.'],
+      [{ action: 'decline' }, 'Kept note n7.'],
+    ] as const) {
+      const askedBefore: string[] = [];
+      const askedAfter: string[] = [];
+      expect(await legacyCall(original, 'delete_note', { id: 'n7' }, undefined, answer, askedBefore)).toBe(expected);
+      expect(await legacyCall(migrated, 'delete_note', { id: 'n7' }, undefined, answer, askedAfter)).toBe(expected);
+      expect(askedAfter).toEqual(askedBefore);
+      expect(askedAfter).toEqual(['Delete note n7?']);
+    }
+  });
+
+  it('2026-07-28 clients are served statelessly with input_required rounds', async () => {
+    const url = await listen((await load<App>('serving-http-express-sessions.output.ts')).app.listen(0, '127.0.0.1'));
+    const { client, asked, posts } = await mrtrClient(url, [{ action: 'accept', content: { confirm: true } }]);
+    try {
+      const before = posts();
+      expect(textOf(await client.callTool({ name: 'delete_note', arguments: { id: 'n7' } }))).toBe('Deleted note n7.');
+      expect(asked).toEqual(['Delete note n7?']);
+      expect(posts() - before).toBe(2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('control: the stateful v1 original rejects a 2026-07-28 client', async () => {
+    const url = await listen((await load<App>('serving-http-express-sessions.input.ts')).app.listen(0, '127.0.0.1'));
+    const outcome = await mrtrClient(url).then(
+      async ({ client }) => {
+        try {
+          return textOf(await client.callTool({ name: 'delete_note', arguments: { id: 'n7' } }));
         } finally {
           await client.close();
         }

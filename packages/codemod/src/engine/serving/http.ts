@@ -25,6 +25,7 @@ import {
   TARGET_NODE_ADAPTER,
   TARGET_NODE_PACKAGE,
   TARGET_SERVER_PACKAGE,
+  TARGET_NODE_TO_WEB_REQUEST,
   TRANSPORT_CLOSE_METHOD,
   TRANSPORT_HANDLE_METHOD,
 } from '@mcp-mrtr/surface';
@@ -45,7 +46,8 @@ export function transportClassOf(created: NewExpression): string {
   return created.getExpression().getText().split('.').pop()!;
 }
 
-export function rewriteHttpHosting(sourceFile: SourceFile, created: NewExpression): ServingFinding {
+/** The rewrite of one served HTTP transport; undefined when an earlier run already did it. */
+export function rewriteHttpHosting(sourceFile: SourceFile, created: NewExpression): ServingFinding | undefined {
   const cls = transportClassOf(created);
   try {
     return rewrite(sourceFile, created, cls);
@@ -55,11 +57,14 @@ export function rewriteHttpHosting(sourceFile: SourceFile, created: NewExpressio
   }
 }
 
-function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): ServingFinding {
+function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): ServingFinding | undefined {
   const transportImport = sourceFile.getImportDeclarations().find((d) => d.getNamedImports().some((n) => n.getName() === cls));
   if (!transportImport) fail(`${cls} is not imported with an ES import`);
   if (transportImport!.getModuleSpecifierValue().startsWith(LEGACY_SDK_PACKAGE)) fail('the file still imports the v1 SDK');
-  const handlerOptions = statelessOptions(created);
+  const options = transportOptions(created);
+  if (options.stateful) return rewriteStateful(sourceFile, created, cls, options);
+  if (options.unsupported) fail(`transport option '${options.unsupported}' has no createMcpHandler equivalent`);
+  const handlerOptions = handlerOptionsText(options.json ? [`responseMode: 'json'`] : []);
 
   const { parent: holder, child } = valueParent(created);
   if (!holder || !Node.isVariableDeclaration(holder) || holder.getInitializer() !== child) return fail('the transport is not kept in a variable of its own');
@@ -127,22 +132,33 @@ function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): S
   };
 }
 
-/** `createMcpHandler` options for the transport's options, or why they have no equivalent. */
-function statelessOptions(created: NewExpression): string | undefined {
+interface TransportOptions {
+  /** The transport issues session ids (`sessionIdGenerator` set to something). */
+  stateful: boolean;
+  json: boolean;
+  /** An option with no `createMcpHandler` equivalent. */
+  unsupported?: string;
+}
+
+function transportOptions(created: NewExpression): TransportOptions {
   const arg = unwrapExpression(created.getArguments()[0]);
-  if (!arg) return undefined;
+  const options: TransportOptions = { stateful: false, json: false };
+  if (!arg) return options;
   if (!Node.isObjectLiteralExpression(arg)) return fail('the transport options are not an object literal');
-  let json = false;
   for (const property of arg.getProperties()) {
-    if (!Node.isPropertyAssignment(property)) return fail(`transport option \`${abbreviate(property.getText())}\` is not a plain property`);
-    const name = property.getName();
-    const value = unwrapExpression(property.getInitializer())?.getText();
-    if (name === SESSION_ID_GENERATOR_OPTION) {
-      if (value !== 'undefined') fail('stateful hosting (the transport issues session ids); 2026-07-28 requests are stateless');
-    } else if (name === JSON_RESPONSE_OPTION && (value === 'true' || value === 'false')) json = value === 'true';
-    else fail(`transport option '${name}' has no createMcpHandler equivalent`);
+    if (Node.isSpreadAssignment(property)) return fail(`transport options spread \`${abbreviate(property.getText())}\``);
+    const name = (property as import('ts-morph').PropertyAssignment).getName();
+    // `{ eventStore }` and `onsessioninitialized(id) {}` name an option too; only a literal value is read
+    const value = Node.isPropertyAssignment(property) ? unwrapExpression(property.getInitializer())?.getText() : Node.isShorthandPropertyAssignment(property) ? name : undefined;
+    if (name === SESSION_ID_GENERATOR_OPTION) options.stateful ||= value !== 'undefined';
+    else if (name === JSON_RESPONSE_OPTION && (value === 'true' || value === 'false')) options.json = value === 'true';
+    else options.unsupported ??= name;
   }
-  return json ? `{ responseMode: 'json' }` : undefined;
+  return options;
+}
+
+function handlerOptionsText(entries: string[]): string | undefined {
+  return entries.length > 0 ? `{ ${entries.join(', ')} }` : undefined;
 }
 
 function referencesOf(name: Identifier): Node[] {
@@ -281,4 +297,103 @@ function handlerFor(sourceFile: SourceFile, factory: string, options: string | u
   let name = 'mcpHandler';
   for (let i = 2; taken.has(name); i++) name = `mcpHandler${i}`;
   return { name, declaration: `const ${name} = ${init};` };
+}
+
+/**
+ * Stateful hosting (session ids, session maps, event stores) keeps serving 2025-era clients as it
+ * is; 2026-07-28 requests are routed ahead of it to a stateless `createMcpHandler(factory)`
+ * (`legacy: 'reject'`, the SDK's documented composition with `isLegacyRequest`). Needs the route to
+ * hand the transport a parsed body, so classifying the request does not consume the stream.
+ */
+function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: string, options: TransportOptions): ServingFinding | undefined {
+  if (!NODE_HTTP_TRANSPORTS.includes(cls)) return fail('stateful hosting (the transport issues session ids) on a web-standard transport');
+  const route = created.getFirstAncestor(isFunctionLike);
+  const stateful = 'stateful hosting (the transport issues session ids)';
+  if (!route || !(Node.isArrowFunction(route) || Node.isFunctionExpression(route))) return fail(`${stateful} outside a request handler callback`);
+  if (route.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === TARGET.isLegacyRequest)) return undefined; // dispatch already in place
+  const params = route.getParameters().slice(0, 2).map((p) => p.getNameNode());
+  if (params.length < 2 || !params.every((p) => Node.isIdentifier(p))) return fail(`${stateful}: the request handler does not take (req, res)`);
+  const [req, res] = params.map((p) => p.getText()) as [string, string];
+  if (!route.isAsync()) return fail(`${stateful}: the request handler is not async`);
+  const body = route.getBody();
+  if (!Node.isBlock(body) || body.getStatements().length === 0) return fail(`${stateful}: the request handler has no statement block`);
+
+  let parsedBody: string | undefined;
+  const handles = route.getDescendantsOfKind(SyntaxKind.CallExpression).filter((c) => calledMethod(c) === TRANSPORT_HANDLE_METHOD && c.getFirstAncestor(isFunctionLike) === route);
+  if (handles.length === 0) return fail(`${stateful}: no ${TRANSPORT_HANDLE_METHOD}(...) in the request handler`);
+  for (const handle of handles) {
+    const args = handle.getArguments();
+    if (args.length !== 3 || args[0]!.getText() !== req || args[1]!.getText() !== res) {
+      return fail(`${stateful}: ${TRANSPORT_HANDLE_METHOD} (line ${handle.getStartLineNumber()}) reads the request body itself; routing 2026-07-28 requests first needs a parsed body (e.g. express.json() and req.body)`);
+    }
+    const text = args[2]!.getText();
+    if (parsedBody !== undefined && parsedBody !== text) return fail(`${stateful}: ${TRANSPORT_HANDLE_METHOD} is given different bodies`);
+    if (!text.startsWith(`${req}.`)) return fail(`${stateful}: the parsed body \`${abbreviate(text)}\` is not read from the request`);
+    parsedBody = text;
+  }
+
+  const connect = connectOf(created, route);
+  const insertAt = topLevelStatement(route);
+  const factory = factoryOfReceiver(connect, route, insertAt, stateful);
+  const handlerOptions = handlerOptionsText([`legacy: 'reject'`, ...(options.json ? [`responseMode: 'json'`] : [])]);
+  const { name: handlerName, declaration } = handlerFor(sourceFile, factory, handlerOptions, true);
+
+  const first = body.getStatements()[0]!;
+  const indent = indentOf(sourceFile, first);
+  const unit = /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+  const dispatch = [
+    `// 2026-07-28 requests: stateless, one server per request; the session wiring below serves 2025-era clients`,
+    `if (!(await ${TARGET.isLegacyRequest}(await ${TARGET_NODE_TO_WEB_REQUEST}(${req}, ${parsedBody}), ${parsedBody}))) {`,
+    `${unit}await ${handlerName}(${req}, ${res}, ${parsedBody});`,
+    `${unit}return;`,
+    `}`,
+  ].join(`\n${indent}`);
+  const edits: TextEdit[] = [{ start: first.getStart(), end: first.getStart(), text: `${dispatch}\n${indent}` }];
+  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(sourceFile, insertAt)}` });
+  const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
+  const snippet = abbreviate(created.getText());
+  const text = sourceFile.getFullText();
+  sourceFile.replaceWithText(applyEdits(text, edits));
+  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.createMcpHandler);
+  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.isLegacyRequest);
+  ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_ADAPTER);
+  ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_TO_WEB_REQUEST);
+  return {
+    method: 'serving',
+    status: 'migrated',
+    reason: `stateful ${cls}: 2026-07-28 requests are routed first to ${TARGET.createMcpHandler}(${factory}) (stateless); the session wiring is kept for 2025-era clients`,
+    advice: SERVING_ADVICE.http,
+    line,
+    column,
+    text,
+    snippet,
+  };
+}
+
+/** The `<server>.connect(<transport>)` call for a transport assigned to a variable in the route. */
+function connectOf(created: NewExpression, route: Node): CallExpression {
+  const { parent, child } = valueParent(created);
+  let holder: string | undefined;
+  if (parent && Node.isVariableDeclaration(parent) && parent.getInitializer() === child) holder = parent.getName();
+  else if (parent && Node.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === SyntaxKind.EqualsToken && parent.getRight() === child) holder = unwrapExpression(parent.getLeft())?.getText();
+  if (!holder) return fail('the transport is not kept in a variable');
+  const connects = route
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((c) => calledMethod(c) === SERVER_CONNECT_METHOD && unwrapExpression(c.getArguments()[0])?.getText() === holder);
+  if (connects.length !== 1) return fail(`the transport is connected ${connects.length === 0 ? 'outside the request handler' : 'more than once'}`);
+  return connects[0]!;
+}
+
+/** The factory of the server connected by `connect`: a factory call, or a variable holding one. */
+function factoryOfReceiver(connect: CallExpression, route: FunctionLike, insertAt: Statement, what: string): string {
+  const receiver = unwrapExpression((unwrapExpression(connect.getExpression()) as import('ts-morph').PropertyAccessExpression).getExpression())!;
+  const inner = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+  if (Node.isCallExpression(inner)) return resolvableFactory(inner, route, insertAt);
+  if (Node.isIdentifier(inner)) {
+    const decl = declarationOf(inner);
+    const init = decl && Node.isVariableDeclaration(decl) ? unwrapExpression(decl.getInitializer()) : undefined;
+    const call = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
+    if (call && Node.isCallExpression(call)) return resolvableFactory(call, route, insertAt);
+  }
+  return fail(`${what}: the connected server is not built by a factory call`);
 }

@@ -13,7 +13,7 @@
  * - Per-session state (maps keyed by a session id): flagged.
  */
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
-import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, SERVER_CLASSES, SERVER_CONNECT_METHOD, SERVER_LIKE_NAME_PATTERN, SESSION_ID_PROPERTY, SSE_TRANSPORTS } from '@mcp-mrtr/surface';
+import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, SERVER_CLASSES, SERVER_CONNECT_METHOD, SERVER_LIKE_NAME_PATTERN, SESSION_ID_PROPERTY, SSE_TRANSPORTS, TARGET } from '@mcp-mrtr/surface';
 import { isServerReceiver, type FindContext } from '../find/receivers.js';
 import { classifyType, declarationOf, safeType, unwrapExpression, valueParent } from '../find/resolve.js';
 import { speaksMcp } from '../prefilter.js';
@@ -50,6 +50,7 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext): 
         continue;
       }
       const outcome = rewriteHttpHosting(sourceFile, created);
+      if (!outcome) continue;
       findings.push(outcome);
       if (outcome.status === 'migrated') return [...findings, ...applyServingRewrites(sourceFile, ctx)];
     }
@@ -144,8 +145,13 @@ function connectsServer(receiver: Node, ctx: FindContext): boolean {
 
 const SESSION_MAP_METHODS = ['set', 'get', 'has', 'delete'];
 
-/** Maps/records used with a session-id key: `transports[sessionId] = ...`, `map.set(extra.sessionId, ...)`. */
+/**
+ * Maps/records used with a session-id key: `transports[sessionId] = ...`, `map.set(extra.sessionId, ...)`.
+ * Once 2026-07-28 requests are routed ahead of the session wiring (`isLegacyRequest`), a map of
+ * transports only serves 2025-era sessions, where it is right; other session-keyed state is still flagged.
+ */
 function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
+  const legacyOnly = sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === TARGET.isLegacyRequest);
   const flagged = new Set<Node>();
   const findings: ServingFinding[] = [];
   const consider = (container: Node | undefined, key: Node | undefined) => {
@@ -157,6 +163,7 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
     const node = statement ?? target;
     if (flagged.has(node) || node.getSourceFile() !== sourceFile) return;
     flagged.add(node);
+    if (legacyOnly && holdsTransports(target)) return;
     const f = flag(node, `per-session state: '${target.getText()}' is keyed by session id`, SERVING_ADVICE.session);
     findings.push({ ...f, method: 'session-state' });
   };
@@ -171,3 +178,17 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   return findings;
 }
 
+
+/** The map's declaration or a value stored in it names a transport (`Record<string, Transport>`, `{ transport, ... }`). */
+function holdsTransports(map: Node): boolean {
+  const decl = declarationOf(map);
+  const texts = decl ? [decl.getText()] : [];
+  if (Node.isIdentifier(map)) {
+    for (const ref of map.findReferencesAsNodes()) {
+      const parent = ref.getParent();
+      const store = parent && Node.isElementAccessExpression(parent) ? parent.getParent() : parent && Node.isPropertyAccessExpression(parent) && parent.getName() === 'set' ? parent.getParent() : undefined;
+      if (store && (Node.isBinaryExpression(store) || Node.isCallExpression(store))) texts.push(store.getText());
+    }
+  }
+  return texts.some((t) => /transport/i.test(t));
+}
