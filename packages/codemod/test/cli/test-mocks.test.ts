@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ts } from 'ts-morph';
 import { addTestMockSites, scanTestMocks } from '../../src/report/test-mocks.js';
 
 const vitestFile = `import { describe, expect, it, vi } from 'vitest';
@@ -150,6 +151,36 @@ it('asks', async () => {
     expect(scanTestMocks('/p/test/h.test.ts', otherServer).sites[0]!.reason).toContain('does not pass the spied server (server)');
     const defaulted = ok.replace(`connect(server, 'x')`, `connect(server)`);
     expect(scanTestMocks('/p/test/h.test.ts', defaulted).sites[0]!.reason).toContain('does not pass every parameter');
+  });
+
+  it('never moves an answer out of its scope or before its declaration', () => {
+    const nested = inlineTest(`if (server) { vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' }); }`);
+    expect(scanTestMocks('/p/test/a.test.ts', nested).sites[0]!.reason).toContain('in a block that does not contain the client');
+    const helperFirst = `${v2Head}
+const connect = async server => {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(b);
+  const client = new Client({ name: 't', version: '1' });
+  await client.connect(a);
+  return client;
+};
+it('asks', async () => {
+  const server = createServer();
+  const client = await connect(server);
+  const ask = vi.spyOn(server.server, 'elicitInput').mockResolvedValue({ action: 'decline' });
+  await client.callTool({ name: 'delete_file', arguments: {} });
+  expect(ask).toHaveBeenCalled();
+});
+`;
+    expect(scanTestMocks('/p/test/h.test.js', helperFirst).sites[0]!.reason).toContain('set up after the helper connects the client');
+    // Spy first: rewritten, and the parenthesis-less arrow helper gets its parentheses.
+    const spyFirst = helperFirst.replace(/(  const client = await connect\(server\);\n)(  const ask = [^\n]*\n)/, '$2$1');
+    const { sites, output } = scanTestMocks('/p/test/h.test.js', spyFirst);
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('const connect = async (server, answers = {}) => {');
+    expect(output).toContain(`const client = await connect(server, { 'elicitation/create': ask });`);
+    const parsed = ts.createSourceFile('h.js', output, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS) as unknown as { parseDiagnostics: unknown[] };
+    expect(parsed.parseDiagnostics).toEqual([]);
   });
 
   it('counts rewritten mocks as migrated and the file as changed', () => {

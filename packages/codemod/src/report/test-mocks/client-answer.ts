@@ -263,21 +263,37 @@ function candidate(match: MockMatch, sourceFile: ts.SourceFile, classNames: Set<
 
   const spyCall = { pos: spy.getStart(sourceFile), end: spy.getEnd(), text: `${namespace}.fn()` };
   const holder = outer.parent;
+  let statement: ts.Statement;
+  let answerName: string | undefined;
   if (ts.isExpressionStatement(holder) && isInStatementList(holder)) {
-    const answerName = uniqueName(`${match.name}Answer`, sourceFile.text, taken);
-    const start = holder.getStart(sourceFile);
-    return { match, method, fn, source, answerName, edits: [{ pos: start, end: start, text: `const ${answerName} = ` }, spyCall] };
-  }
-  if (ts.isVariableDeclaration(holder) && holder.initializer === outer && ts.isIdentifier(holder.name)) {
+    statement = holder;
+  } else if (ts.isVariableDeclaration(holder) && holder.initializer === outer && ts.isIdentifier(holder.name)) {
     const list = holder.parent;
     if (!ts.isVariableDeclarationList(list) || list.declarations.length !== 1 || !ts.isVariableStatement(list.parent) || !isInStatementList(list.parent)) {
       return 'the spy is declared together with other variables';
     }
     const problem = usesProblem(holder.name.text, holder.name, fn, sourceFile);
     if (problem) return problem;
-    return { match, method, fn, source, answerName: holder.name.text, edits: [spyCall] };
+    statement = list.parent;
+    answerName = holder.name.text;
+  } else {
+    return 'the spy is used inside a larger expression';
   }
-  return 'the spy is used inside a larger expression';
+  // The answer must be in scope where the client gets it, and (helper) already initialised there.
+  const uses = source.kind === 'inline' ? source.client.statement : source.call;
+  if (!contains(statement.parent, uses)) return 'the spy is declared in a block that does not contain the client';
+  if (source.kind === 'helper' && statement.getEnd() > source.call.getStart(sourceFile)) {
+    return 'the spy is set up after the helper connects the client';
+  }
+  if (answerName) return { match, method, fn, source, answerName, edits: [spyCall] };
+  const name = uniqueName(`${match.name}Answer`, sourceFile.text, taken);
+  const start = statement.getStart(sourceFile);
+  return { match, method, fn, source, answerName: name, edits: [{ pos: start, end: start, text: `const ${name} = ` }, spyCall] };
+}
+
+function contains(ancestor: ts.Node, node: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node; n; n = n.parent) if (n === ancestor) return true;
+  return false;
 }
 
 const capabilityEntry = (m: LegacyMethod) => `${LEGACY_REQUESTS[m].capability}: ${CLIENT_ANSWER_CAPABILITY[m]}`;
@@ -373,6 +389,12 @@ function helperEdits(helper: FunctionNode, client: ClientDecl, methods: LegacyMe
   if (typeof caps === 'string') return caps;
   const close = helper.parameters.hasTrailingComma ? helper.parameters.end - 1 : helper.parameters.end;
   const paramText = `${helper.parameters.length > 0 ? ', ' : ''}${param}${typeName ? `: ${typeName}` : ''} = {}`;
+  // `async server => { ... }` has no parentheses to append a parameter in.
+  const first = helper.parameters[0];
+  const bare = ts.isArrowFunction(helper) && first !== undefined && !sourceFile.text.slice(helper.getStart(sourceFile), first.getStart(sourceFile)).includes('(');
+  const paramEdits: TextEdit[] = bare
+    ? [{ pos: first.getStart(sourceFile), end: first.getStart(sourceFile), text: '(' }, { pos: close, end: close, text: `${paramText})` }]
+    : [{ pos: close, end: close, text: paramText }];
   const indent = lineIndent(sourceFile, client.statement);
   const registrations = methods
     .map((m) => {
@@ -384,7 +406,7 @@ function helperEdits(helper: FunctionNode, client: ClientDecl, methods: LegacyMe
     })
     .join('');
   const end = client.statement.getEnd();
-  return { param, edits: [{ pos: close, end: close, text: paramText }, ...caps, { pos: end, end, text: registrations }] };
+  return { param, edits: [...paramEdits, ...caps, { pos: end, end, text: registrations }] };
 }
 
 /** The `InputAnswers` type a TypeScript helper's new parameter is declared with, and its imports. */
