@@ -102,6 +102,13 @@ describe('test-mock rewrite into client answers', () => {
     expect(output).toContain(`(request) => elicitInputAnswer2(request.params)`);
   });
 
+  it('takes mockReturnValue(Promise.resolve(x)) and chained Once answers as fixed answers', () => {
+    const text = inlineTest(`vi.spyOn(server.server, 'createMessage').mockReturnValueOnce(Promise.resolve(a)).mockResolvedValue(b);`);
+    const { sites, output } = scanTestMocks('/p/test/a.test.ts', text);
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('const createMessageAnswer = vi.fn().mockReturnValueOnce(Promise.resolve(a)).mockResolvedValue(b);');
+  });
+
   it('with rewrite off, or for shapes that are not mechanical, only marks (file otherwise byte-identical)', () => {
     const mechanical = inlineTest(`vi.spyOn(server.server, 'listRoots').mockResolvedValue({ roots: [] });`);
     const marked = scanTestMocks('/p/test/a.test.ts', mechanical, { rewrite: false });

@@ -47,7 +47,7 @@ export type ClientAnswerPlan = { rewritten: true; method: LegacyMethod; note: st
 /** Runners whose spies have a `fn()` twin with the same configuration API. */
 const FN_RUNNERS = new Set(['vi', 'jest']);
 /** Configuration that fixes the answer regardless of the request. */
-const FIXED_VALUE_CONFIG = new Set(['mockResolvedValue', 'mockResolvedValueOnce']);
+const FIXED_VALUE_CONFIG = new Set(['mockResolvedValue', 'mockResolvedValueOnce', 'mockReturnValue', 'mockReturnValueOnce']);
 const FIXED_IMPLEMENTATION_CONFIG = new Set(['mockImplementation', 'mockImplementationOnce']);
 /** Assertions that only count calls: they keep their meaning when the client is the one called. */
 const CALL_COUNT_MATCHERS = new Set(['toHaveBeenCalled', 'toHaveBeenCalledTimes', 'toHaveBeenCalledOnce', 'toBeCalled', 'toBeCalledTimes']);
