@@ -134,6 +134,92 @@ export function addToCart(req: { sessionId: string }, item: string) {
 }
 `;
 
+// HTTP hosting shapes the rewrite must leave alone (flagged with the reason).
+const HTTP_CLASS_FACTORY = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+export class Gateway {
+  createServer(): McpServer {
+    return new McpServer({ name: 'gw', version: '1.0.0' });
+  }
+  start() {
+    const app = express();
+    app.use(express.json());
+    app.post('/mcp', async (req, res) => {
+      const server = this.createServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    });
+    return app;
+  }
+}
+`;
+
+const HTTP_TENANT_FACTORY = `import { createServer as createHttpServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+function serverFor(tenant: string): McpServer {
+  return new McpServer({ name: tenant, version: '1.0.0' });
+}
+
+export const http = createHttpServer(async (req, res) => {
+  const tenant = req.headers['x-tenant'] as string;
+  const server = serverFor(tenant);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+});
+`;
+
+const HTTP_STATEFUL_NO_BODY = `import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+const getServer = () => new McpServer({ name: 'raw', version: '1.0.0' });
+const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+export const http = createHttpServer(async (req, res) => {
+  const sessionId = req.headers['mcp-session-id'] as string | undefined;
+  let transport = sessionId ? sessions.get(sessionId) : undefined;
+  if (!transport) {
+    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, transport!) });
+    await getServer().connect(transport);
+  }
+  await transport.handleRequest(req, res);
+});
+`;
+
+const HTTP_STATELESS_JS = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+const buildServer = () => new McpServer({ name: 'plain-js', version: '1.0.0' });
+
+const app = express();
+app.use(express.json());
+app.post('/mcp', async (req, res) => {
+  const server = buildServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    transport.close();
+    server.close();
+    releaseQuota(req);
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+});
+
+function releaseQuota(req) {
+  console.log('released', req.ip);
+}
+
+export default app;
+`;
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
@@ -144,7 +230,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
-  const sources = { 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
+  const sources = { 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
 }, 120_000);
@@ -228,8 +314,36 @@ describe('serving: Streamable HTTP and per-session state', () => {
     expect(sitesOf('http.ts')).toEqual(['session-state', 'serving', 'session-state']);
   });
 
+  it('leaves HTTP hosting alone when the factory is not reachable from module scope, with the reason', () => {
+    const cls = file('http-class.ts');
+    expect(cls.sites.map((s) => [s.line, s.method, s.status])).toEqual([[14, 'serving', 'flagged']]);
+    expect(cls.sites[0]!.reason).toMatch(/factory `this\.createServer` is not reachable from module scope/);
+    const tenant = file('http-tenant.ts');
+    expect(tenant.sites.map((s) => [s.line, s.method, s.status])).toEqual([[12, 'serving', 'flagged']]);
+    expect(tenant.sites[0]!.reason).toMatch(/the factory uses 'tenant', which is local to the request handler/);
+    for (const f of [cls, tenant]) {
+      expect(f.output).toContain('handleRequest(req, res');
+      expect(f.output).not.toMatch(/const mcpHandler|import { [^}]*createMcpHandler/);
+    }
+  });
+
+  it('leaves stateful hosting alone when the transport reads the body itself (routing first would drain it)', () => {
+    const raw = file('http-stateful-raw.ts');
+    const serving = raw.sites.filter((s) => s.method === 'serving');
+    expect(serving.map((s) => [s.line, s.status])).toEqual([[13, 'flagged']]);
+    expect(serving[0]!.reason).toMatch(/reads the request body itself/);
+    expect(raw.sites.filter((s) => s.method === 'session-state').map((s) => s.status)).toEqual(['flagged']);
+  });
+
+  it('rewrites plain-JS stateless hosting and keeps the rest of the close callback', () => {
+    const out = file('http-plain.mjs').output!;
+    expect(out).toContain(`const mcpHandler = toNodeHandler(createMcpHandler(buildServer));\n\napp.post('/mcp', async (req, res) => {\n  res.on('close', () => {\n    releaseQuota(req);\n  });\n  await mcpHandler(req, res, req.body);\n});`);
+    expect(out).toContain(`import { toNodeHandler } from '@modelcontextprotocol/node';`);
+    expect(out).not.toMatch(/StreamableHTTPServerTransport|server\.connect|transport\.close/);
+  });
+
   it('changes nothing on a second run', async () => {
-    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
     const again = await migrateProject(['src'], { cwd: dir });
     for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
   });

@@ -273,7 +273,8 @@ function resolvableFactory(call: CallExpression, route: FunctionLike, insertAt: 
     return root;
   });
   for (const name of names) {
-    if (!name || !Node.isIdentifier(name)) continue;
+    if (!name || Node.isStringLiteral(name) || Node.isNumericLiteral(name)) continue;
+    if (!Node.isIdentifier(name)) return fail(`the factory \`${abbreviate(factory!)}\` is not reachable from module scope`);
     const decl = declarationOf(name);
     if (!decl) fail(`'${name.getText()}' cannot be resolved`);
     if (route.containsRange(decl!.getPos(), decl!.getEnd())) fail(`the factory uses '${name.getText()}', which is local to the request handler`);
