@@ -57,7 +57,7 @@ function freshProject(): string {
 function runTests(root: string, files: string[]): TestOutcome[] {
   const out = path.join(root, `.vitest-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--reporter=json', `--outputFile=${out}`, ...files], {
+  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, ...files], {
     cwd: root,
     encoding: 'utf8',
     env: { ...env, NO_COLOR: '1' },
