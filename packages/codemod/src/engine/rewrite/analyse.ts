@@ -20,6 +20,9 @@ import {
   type RequestPoint,
 } from './points.js';
 
+/** Helpers calling helpers (`ensureConfirmed → confirm → elicitInput`): each level asks through the next. */
+export const MAX_HELPER_DEPTH = 4;
+
 export type FunctionWithBody = Node & { getBody(): Node | undefined; getParameters(): ParameterDeclaration[] };
 
 export interface HandlerWork {
@@ -169,13 +172,13 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
       add({ kind: 'direct', ...pointForAwaited(site.node, fn, label), sites: [site], keys: [] });
       continue;
     }
-    if (path.length > 1) {
-      throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); only one helper level is rewritten`);
+    if (path.length > MAX_HELPER_DEPTH) {
+      throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); at most ${MAX_HELPER_DEPTH} helper levels are rewritten`);
     }
     const step = path[0]!;
     const name = abbreviate(step.call.getExpression().getText(), 40);
-    const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``);
-    add({ kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee });
+    const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``, true);
+    add({ kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee, innerPath: path.slice(1) });
   }
   const points = [...byStatement.values()].sort((a, b) => a.statement.getStart() - b.statement.getStart());
   for (const point of points) {
@@ -253,7 +256,10 @@ function enclosingTryBlock(body: Block, points: RequestPoint[], fn: Node): Block
 
 function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork {
   const looped = points.find((p) => enclosingLoop(p.statement, body));
+  const shortCircuited = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
+  if (looped && shortCircuited) throw new Obstacle(`the call to helper at line ${line(shortCircuited.statement)} is on the short-circuited side of an operator inside a loop: only rewritten in the write-once form`);
   if (looped) return { handler, fn, body, points, form: 'loop', loop: planLoop(points, looped, body, fn), sites };
+  const guarded = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
   const leaders = mergeIndependent(points, body, fn);
   if (leaders.length === 1 && !firstEffect([...precedingCode(leaders[0]!.statement, body), ...leaders.flatMap((p) => [p, ...(p.merged ?? [])]).flatMap(pointOwnCode)], fn)) {
     return { handler, fn, body, points, form: 'write-once', sites };
@@ -275,6 +281,9 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
     if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before the request and must not repeat`;
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
+  if (guarded && guarded.binding.kind === 'hoist') {
+    throw new Obstacle(`${phaseReason}, and the call to helper at line ${line(guarded.statement)} is on the short-circuited side of \`${guarded.binding.guard!.operator}\`: only rewritten in the write-once form`);
+  }
   for (const point of points) {
     if (point.kind === 'url-throw') throw new Obstacle(`${phaseReason}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);
     if (point.statement.getParent() === body) continue;

@@ -311,7 +311,7 @@ function pointLines(point: RequestPoint, env: EmitEnv, ask: ReturnType<typeof as
   }
 }
 
-export function emitHelper(helper: HelperWork, fw: FileWork): TextEdit[] {
+export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node, HelperWork>): TextEdit[] {
   const file = helper.fn.getSourceFile();
   const ts = flavourOf(file) === 'ts';
   const names = fw.names.clone();
@@ -338,7 +338,19 @@ export function emitHelper(helper: HelperWork, fw: FileWork): TextEdit[] {
   edits.push(...capabilityEdits(helper.body, env, [helper.point.statement]));
   const point = { ...helper.point, keys: [defaultHelperKey(helper)] };
   const indent = indentOf(point.statement);
-  const lines = readLines(point, env, askWriteOnce(env), [key]);
+  let lines: string[];
+  if (point.kind === 'helper') {
+    // An intermediate helper asks through the next one with the same context and key, and returns its input_required result through.
+    const inner = registry.get(point.helperFn!);
+    if (!inner) throw new Obstacle(`helper \`${helper.name}\` calls a helper that is not rewritten`);
+    const call = point.helperCall!;
+    const args = call.getArguments().map((a) => a.getText());
+    while (args.length < inner.paramCount) args.push('undefined');
+    if (!inner.ctxParam) args.push(ctx);
+    args.push(key);
+    const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
+    lines = helperCallLines(point, env, `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`, (step) => `return ${step};`);
+  } else lines = readLines(point, env, askWriteOnce(env), [key]);
   edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
   fw.values.add('inputRequired');
   return edits;

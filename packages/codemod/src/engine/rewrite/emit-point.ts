@@ -3,7 +3,7 @@
  * legacy-shaped value to what received it before.
  */
 import { TARGET } from '@mcp-mrtr/surface';
-import type { Binding, RequestPoint } from './points.js';
+import { shortCircuitCondition, type Binding, type RequestPoint } from './points.js';
 import { capabilitiesExpression, planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
 import { keyProperty, quote } from './text.js';
 
@@ -134,6 +134,11 @@ export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: str
   const b = point.binding;
   if (b.kind === 'hoist') {
     const { name, lines } = hoistLines(point, env, 'STEP', undefined);
+    if (b.guard) {
+      // Asked only when the short-circuit would have called the helper; `name` stays undefined otherwise, as unused.
+      env.values.add('isInputRequiredResult');
+      return [`let ${name};`, `if (${shortCircuitCondition(b.guard)}) {`, `  ${name} = await ${callText};`, `  if (isInputRequiredResult(${name})) ${passThrough(name)}`, '}', lines[1]!];
+    }
     // `return helper(...)`: the helper's input_required result is returned through as it is.
     if (lines[1] === `return ${name};` && passThrough(name) === `return ${name};`) return [`return await ${callText};`];
     env.values.add('isInputRequiredResult');

@@ -6,10 +6,10 @@
  * (capability checks, fail-open defaults) is kept as is.
  */
 import { Node, type Block, type CallExpression } from 'ts-morph';
-import type { Site } from '../model.js';
+import type { CallPathStep, Site } from '../model.js';
 import { functionWithBody, precedingCode, type FunctionWithBody } from './analyse.js';
 import { Obstacle, checkStatementPath, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
-import { firstEffect } from './purity.js';
+import { abbreviate, firstEffect } from './purity.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 
 export interface HelperWork {
@@ -44,16 +44,32 @@ function receiverRoot(site: Site): Node | undefined {
   return node && Node.isIdentifier(node) ? node : undefined;
 }
 
-export function planHelper(fnNode: Node, sites: Site[]): HelperWork {
+/**
+ * `inner`: the call path from this helper down to the helper that makes the request, per site (empty
+ * when this helper makes it itself). An intermediate helper (`ensureConfirmed` calling `confirm`) asks
+ * through the next level the way a handler does, passing the context and the key on.
+ */
+export function planHelper(fnNode: Node, sites: Site[], inner: CallPathStep[][] = []): HelperWork {
   const name = helperName(fnNode);
   const { fn, body } = functionWithBody(fnNode, `helper \`${name}\``);
   if (sites.length !== 1) throw new Obstacle(`helper \`${name}\` makes ${sites.length} requests; only single-request helpers are rewritten`);
   const site = sites[0]!;
-  if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
-  const base = pointForAwaited(site.node, fn, `${siteLabel(site)} in helper \`${name}\``);
-  const point: RequestPoint = { kind: 'direct', ...base, sites: [site], keys: [] };
-  checkStatementPath(point.statement, fn, `${siteLabel(site)} in helper \`${name}\``);
-  const effect = firstEffect([...precedingCode(point.statement, body), ...(site.params ? [site.params] : [])], fn);
+  const innerCalls = [...new Set(inner.filter((p) => p.length > 0).map((p) => p[0]!.call))];
+  if (innerCalls.length > 1 || (innerCalls.length === 1 && inner.some((p) => p.length === 0))) throw new Obstacle(`helper \`${name}\` reaches its request along more than one path; only single-request helpers are rewritten`);
+  let point: RequestPoint;
+  let what: string;
+  if (innerCalls.length === 1) {
+    const step = inner.find((p) => p.length > 0)![0]!;
+    what = `the call to helper \`${abbreviate(step.call.getExpression().getText(), 40)}\` in helper \`${name}\``;
+    point = { kind: 'helper', ...pointForAwaited(step.call, fn, what), sites: [site], keys: [], helperCall: step.call, helperFn: step.callee };
+  } else {
+    if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
+    what = `${siteLabel(site)} in helper \`${name}\``;
+    point = { kind: 'direct', ...pointForAwaited(site.node, fn, what), sites: [site], keys: [] };
+  }
+  checkStatementPath(point.statement, fn, what);
+  const own = point.kind === 'helper' ? point.helperCall!.getArguments() : site.params ? [site.params] : [];
+  const effect = firstEffect([...precedingCode(point.statement, body), ...own], fn);
   if (effect) throw new Obstacle(`helper \`${name}\` runs \`${effect.description}\` (line ${line(effect.node)}) before its request; it would repeat on every round`);
   const params = fn.getParameters();
   if (params.some((p) => p.isRestParameter())) throw new Obstacle(`helper \`${name}\` takes a rest parameter; cannot add the context and key parameters`);
@@ -62,7 +78,7 @@ export function planHelper(fnNode: Node, sites: Site[]): HelperWork {
   if (!(fn as unknown as { isAsync?: () => boolean }).isAsync?.()) throw new Obstacle(`helper \`${name}\` is not an async function`);
   let ctxParam: string | undefined;
   const root = receiverRoot(site);
-  if (root && (site.shape === 'ctx-method' || site.shape === 'ctx-send' || site.shape === 'send-request')) {
+  if (root && point.kind === 'direct' && (site.shape === 'ctx-method' || site.shape === 'ctx-send' || site.shape === 'send-request')) {
     const param = params.find((p) => p.getName() === root.getText());
     if (param && Node.isIdentifier(param.getNameNode())) ctxParam = param.getName();
   }

@@ -100,20 +100,22 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   for (let changed = true; changed; ) {
     changed = false;
     const handledCalls = new Set<CallExpression>();
-    const sitesByHelper = new Map<Node, Site[]>();
+    const sitesByHelper = new Map<Node, { sites: Site[]; inner: CallPathStep[][] }>();
+    const register = (fn: Node, call: CallExpression, sites: Site[], inner: CallPathStep[]): void => {
+      handledCalls.add(call);
+      const slot = sitesByHelper.get(fn) ?? { sites: [], inner: [] };
+      for (const s of sites) if (!slot.sites.includes(s)) slot.sites.push(s);
+      slot.inner.push(inner);
+      sitesByHelper.set(fn, slot);
+      if (inner.length > 0) register(inner[0]!.callee, inner[0]!.call, sites, inner.slice(1));
+    };
     for (const work of works.values()) {
-      for (const point of work.points) {
-        if (point.kind !== 'helper') continue;
-        handledCalls.add(point.helperCall!);
-        const list = sitesByHelper.get(point.helperFn!) ?? [];
-        for (const s of point.sites) if (!list.includes(s)) list.push(s);
-        sitesByHelper.set(point.helperFn!, list);
-      }
+      for (const point of work.points) if (point.kind === 'helper') register(point.helperFn!, point.helperCall!, point.sites, point.innerPath ?? []);
     }
-    for (const [fn, sites] of sitesByHelper) {
+    for (const [fn, { sites, inner }] of sitesByHelper) {
       let reason: string | undefined;
       try {
-        const helper = planHelper(fn, sites);
+        const helper = planHelper(fn, sites, inner);
         helpers.set(fn, helper);
         reason = unhandledReference(helper, handledCalls);
       } catch (error) {
@@ -122,7 +124,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       if (!reason) continue;
       helpers.delete(fn);
       for (const [handlerFn, work] of works) {
-        if (!work.points.some((p) => p.helperFn === fn)) continue;
+        if (!work.points.some((p) => usesHelper(p, fn))) continue;
         works.delete(handlerFn);
         failed.set(handlerFn, reason);
         changed = true;
@@ -163,9 +165,9 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   for (const helper of helpers.values()) {
     const fw = fileWork(helper.fn.getSourceFile());
     try {
-      fw.edits.push(...emitHelper(helper, fw));
+      fw.edits.push(...emitHelper(helper, fw, helpers));
     } catch (error) {
-      for (const [fn, work] of works) if (work.points.some((p) => p.helperFn === helper.fn)) newFailures.set(fn, reasonOf(error));
+      for (const [fn, work] of works) if (work.points.some((p) => usesHelper(p, helper.fn))) newFailures.set(fn, reasonOf(error));
     }
   }
   for (const [fn, reason] of failed) {
@@ -217,6 +219,11 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     }
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
+}
+
+/** Whether the point asks through `fn`, directly or further down its helper chain. */
+function usesHelper(point: RequestPoint, fn: Node): boolean {
+  return point.helperFn === fn || (point.innerPath ?? []).some((step) => step.callee === fn);
 }
 
 function helperNameOf(point: RequestPoint): string | undefined {

@@ -6,7 +6,7 @@
  */
 import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
-import type { Site } from '../model.js';
+import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression, valueParent } from '../find/index.js';
 import { abbreviate } from './purity.js';
 
@@ -17,7 +17,16 @@ export type Binding =
   | { kind: 'assign'; target: string }
   | { kind: 'discard' }
   /** The awaited value is used inside `statement` (`if (!(await confirm(...)))`): hoisted into a const before it. */
-  | { kind: 'hoist'; awaitNode: Node };
+  | { kind: 'hoist'; awaitNode: Node; guard?: ShortCircuit };
+
+/**
+ * `if (amount > 100 && !(await approve(...)))`, `const title = given ?? (await askTitle(...))`: the
+ * awaited helper call runs only when the (pure) left operand lets it; the hoisted call keeps that condition.
+ */
+export interface ShortCircuit {
+  operator: '&&' | '||' | '??';
+  left: Node;
+}
 
 export interface RequestPoint {
   kind: 'direct' | 'parallel' | 'helper' | 'url-throw';
@@ -27,6 +36,8 @@ export interface RequestPoint {
   /** For 'helper': the call in the handler and the helper function. */
   helperCall?: CallExpression;
   helperFn?: Node;
+  /** For 'helper': the calls from `helperFn` on down to the helper that makes the request (empty when `helperFn` makes it). */
+  innerPath?: CallPathStep[];
   /** Wire keys, one per site (assigned by the planner). */
   keys: string[];
   /** Per-site binding names for 'parallel' (array destructuring elements). */
@@ -120,7 +131,7 @@ export function checkStatementPath(statement: Statement, fn: Node, what: string,
 }
 
 /** Request point for an awaited expression (a site call or a helper call) inside `fn`. */
-export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
+export function pointForAwaited(expr: Node, fn: Node, what: string, allowShortCircuit = false): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
   const owner = enclosingFunction(expr);
   if (owner !== fn) {
     if (owner) throw new Obstacle(`${what} is inside ${describeFunction(owner)}, not awaited by the handler itself`);
@@ -165,7 +176,7 @@ export function pointForAwaited(expr: Node, fn: Node, what: string): Omit<Reques
     return { statement, binding: { kind: 'assign', target: parent.getLeft().getText() } };
   }
   if (Node.isExpressionStatement(parent)) return { statement: parent, binding: { kind: 'discard' } };
-  return hoistable(child, what);
+  return hoistable(child, what, allowShortCircuit);
 }
 
 function isAsyncFunction(fn: Node): boolean {
@@ -185,13 +196,20 @@ function insideTryBlock(node: Node, fn: Node): boolean {
  * `if (!(await confirm(...)))`, `return (await x.elicitInput(...)).action === 'accept'`: the await can
  * move into a const right before its statement when it is evaluated unconditionally and first.
  */
-function hoistable(awaitNode: Node, what: string): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
+function hoistable(awaitNode: Node, what: string, allowShortCircuit: boolean): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
   let node: Node = awaitNode;
   let parent = node.getParent();
+  let guard: ShortCircuit | undefined;
   while (parent && !isListStatement(parent)) {
     if (Node.isConditionalExpression(parent) && parent.getCondition() !== node) throw new Obstacle(`${what} is inside a conditional expression branch (line ${line(parent)})`);
     if (Node.isBinaryExpression(parent) && parent.getRight() === node && /^(&&|\|\||\?\?|&&=|\|\|=|\?\?=)$/.test(parent.getOperatorToken().getText())) {
-      throw new Obstacle(`${what} is on the short-circuited side of \`${parent.getOperatorToken().getText()}\` (line ${line(parent)})`);
+      const operator = parent.getOperatorToken().getText();
+      const left = parent.getLeft();
+      const why = repeatableOperandProblem(left);
+      if (!allowShortCircuit || guard || !/^(&&|\|\||\?\?)$/.test(operator) || why) {
+        throw new Obstacle(`${what} is on the short-circuited side of \`${operator}\` (line ${line(parent)})${allowShortCircuit && why ? `, and its left operand ${why}` : ''}`);
+      }
+      guard = { operator: operator as ShortCircuit['operator'], left };
     }
     if (Node.isStatement(parent) && !isListStatement(parent)) break;
     node = parent;
@@ -205,7 +223,35 @@ function hoistable(awaitNode: Node, what: string): Omit<RequestPoint, 'kind' | '
   }
   const before = head.getDescendants().filter((d) => d.getEnd() <= awaitNode.getStart() && (Node.isCallExpression(d) || Node.isAwaitExpression(d) || Node.isNewExpression(d)));
   if (before.length > 0) throw new Obstacle(`${what} is evaluated after \`${abbreviate(before[0]!.getText())}\` in the same statement (line ${line(statement)})`);
-  return { statement, binding: { kind: 'hoist', awaitNode } };
+  return { statement, binding: { kind: 'hoist', awaitNode, ...(guard ? { guard } : {}) } };
+}
+
+/** Why a short-circuit's left operand cannot be evaluated a second time (it is, in the hoisted condition). */
+function repeatableOperandProblem(left: Node): string | undefined {
+  const nodes = [left, ...left.getDescendants()];
+  const bad = nodes.find(
+    (d) =>
+      Node.isCallExpression(d) ||
+      Node.isNewExpression(d) ||
+      Node.isAwaitExpression(d) ||
+      Node.isYieldExpression(d) ||
+      Node.isTaggedTemplateExpression(d) ||
+      Node.isFunctionLikeDeclaration(d) ||
+      Node.isClassExpression(d) ||
+      ((Node.isPrefixUnaryExpression(d) || Node.isPostfixUnaryExpression(d)) && /\+\+|--/.test(d.getText())) ||
+      (Node.isBinaryExpression(d) && /^(=|\+=|-=|\*=|\/=|%=|\*\*=|<<=|>>=|>>>=|&=|\|=|\^=|&&=|\|\|=|\?\?=)$/.test(d.getOperatorToken().getText())),
+  );
+  return bad ? `\`${abbreviate(bad.getText())}\` is not a plain read (the hoisted call repeats the operand as its condition)` : undefined;
+}
+
+/** The condition under which a short-circuit evaluates its right operand. */
+export function shortCircuitCondition(guard: ShortCircuit): string {
+  const left = guard.left.getText();
+  const simple = /^[\w$.?!]+$/.test(left);
+  const wrapped = simple ? left : `(${left})`;
+  if (guard.operator === '&&') return left;
+  if (guard.operator === '||') return `!${wrapped}`;
+  return `${wrapped} === null || ${wrapped} === undefined`;
 }
 
 function isListStatement(node: Node): boolean {
