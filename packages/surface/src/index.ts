@@ -524,3 +524,14 @@ export const CLIENT_ANSWER_CAPABILITY: Readonly<Record<LegacyMethod, string>> = 
   'sampling/createMessage': '{}',
   'roots/list': '{}',
 };
+
+/**
+ * What to do about hosting that serves the 2025 era only (codemod markers and the plugin's
+ * `no-legacy-only-hosting` messages).
+ */
+export const HOSTING_ADVICE = {
+  stdio: `serve with ${TARGET.serveStdio}(createServer) from '${TARGET_SERVER_STDIO_ENTRY}', where createServer() builds and returns the server with its registrations (one instance per connection); server.connect(new ${STDIO_TRANSPORT}()) serves 2025-era clients only`,
+  http: `serve with ${TARGET.createMcpHandler}(createServer) from '${TARGET_SERVER_PACKAGE}' (one server per request from a factory; legacy 2025 clients keep working through its stateless fallback): handler.fetch(request) on fetch-native runtimes, ${TARGET_NODE_ADAPTER}(handler) from '${TARGET_NODE_PACKAGE}' for Express/node:http; to keep a session wiring for 2025-era clients, route 2026-07-28 requests first with ${TARGET.isLegacyRequest}(request) to ${TARGET.createMcpHandler}(createServer, { legacy: 'reject' })`,
+  sse: `the SSE transport predates Streamable HTTP: serve with ${TARGET.createMcpHandler}(createServer) from '${TARGET_SERVER_PACKAGE}' instead`,
+  session: `2026-07-28 requests are stateless and may land on any instance: keep nothing keyed by session id between requests; carry per-flow data in requestState (sealed) or in shared storage keyed by the principal`,
+} as const;

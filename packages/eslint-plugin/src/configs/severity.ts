@@ -15,6 +15,7 @@ export const RULE_SEVERITY = {
   'no-deprecated-client-features': 'warn',
   'no-session-scoped-client-state': 'warn',
   'require-request-state-binding': 'warn',
+  'no-legacy-only-hosting': 'warn',
 } as const;
 
 export type RuleName = keyof typeof RULE_SEVERITY;

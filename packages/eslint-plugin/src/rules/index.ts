@@ -3,6 +3,7 @@ import inputRequiredAllowedMethods from './input-required-allowed-methods.js';
 import noDeprecatedClientFeatures from './no-deprecated-client-features.js';
 import noEmptyInputRequired from './no-empty-input-required.js';
 import noInputRequiredCache from './no-input-required-cache.js';
+import noLegacyOnlyHosting from './no-legacy-only-hosting.js';
 import noSecretsInRequestState from './no-secrets-in-request-state.js';
 import noSensitiveElicitation from './no-sensitive-elicitation.js';
 import noServerInitiatedRequests from './no-server-initiated-requests.js';
@@ -24,4 +25,5 @@ export const rules = {
   'no-deprecated-client-features': noDeprecatedClientFeatures,
   'no-session-scoped-client-state': noSessionScopedClientState,
   'require-request-state-binding': requireRequestStateBinding,
+  'no-legacy-only-hosting': noLegacyOnlyHosting,
 };
