@@ -119,7 +119,19 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     if (point.kind === 'direct' && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
     if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
   }
-  for (const t of knownTypes.values()) if (/^(ElicitResult|CreateMessageResult|ListRootsResult)$/.test(t)) fw.types.add(t);
+  // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
+  // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
+  const untyped = new Map(declaredIn(statements).filter((d) => d.initializer === undefined && Node.isVariableDeclaration(d.id.getParent()) && !(d.id.getParent() as Node & { getTypeNode(): Node | undefined }).getTypeNode()).map((d) => [d.name, d]));
+  for (const point of work.points) {
+    if (point.kind !== 'direct' || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
+    const name = point.binding.target;
+    const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
+    if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);
+  }
+  for (const t of knownTypes.values()) {
+    const m = /^(ElicitResult|CreateMessageResult|ListRootsResult)( \| undefined)?$/.exec(t);
+    if (m) fw.types.add(m[1]!);
+  }
   const live: LiveVar[][] = [];
   for (let k = 0; k < work.points.length; k++) {
     const declared = declaredIn(statements.slice(0, idx[k]));
