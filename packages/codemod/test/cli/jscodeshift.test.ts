@@ -29,6 +29,7 @@ const cases: Array<[string, string, string]> = [
   ['migratable handler', 'src/server.ts', MIGRATABLE],
   ['flagged notification handler', 'src/roots.ts', FLAGGED],
   ['test mock', 'test/server.test.ts', TEST_WITH_MOCK],
+  ['stateful HTTP hosting', 'src/http.ts', fs.readFileSync(path.join(repoRoot, 'fixtures/cases/serving-http-express-sessions.input.ts'), 'utf8')],
 ];
 
 describe('jscodeshift transform', () => {
