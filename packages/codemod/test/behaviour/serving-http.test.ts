@@ -169,6 +169,40 @@ describe('Express, stateful session hosting → 2026-07-28 routed first to creat
   });
 });
 
+describe('Express, one module-level server for every session → a factory per session and per 2026 request', () => {
+  type App = { app: { listen: (...a: unknown[]) => HttpServer } };
+
+  /** Two 2025-era sessions open at the same time, each deleting a note after confirming. */
+  async function twoSessions(url: URL): Promise<string[]> {
+    const clients = [0, 1].map(() => new V1Client({ name: 'legacy-2025', version: '1.0.0' }, { capabilities: { elicitation: {} } }));
+    for (const client of clients) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }) as never);
+    try {
+      for (const client of clients) await client.connect(new V1HttpTransport(url));
+      return await Promise.all(clients.map(async (client, i) => textOf(await client.callTool({ name: 'delete_note', arguments: { id: `s${i}` } }))));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }
+
+  it('serves concurrent 2025-era sessions (the v1 singleton cannot: its second connect throws)', async () => {
+    const original = await listen((await load<App>('serving-http-express-singleton.input.ts')).app.listen(0, '127.0.0.1'));
+    const migrated = await listen((await load<App>('serving-http-express-singleton.output.ts')).app.listen(0, '127.0.0.1'));
+    await expect(twoSessions(original)).rejects.toThrow();
+    expect(await twoSessions(migrated)).toEqual(['Deleted note s0.', 'Deleted note s1.']);
+  });
+
+  it('serves 2026-07-28 clients next to the sessions', async () => {
+    const url = await listen((await load<App>('serving-http-express-singleton.output.ts')).app.listen(0, '127.0.0.1'));
+    const { client, asked } = await mrtrClient(url, [{ action: 'decline' }]);
+    try {
+      expect(textOf(await client.callTool({ name: 'delete_note', arguments: { id: 'm1' } }))).toBe('Kept note m1.');
+      expect(asked).toEqual(['Delete note m1?']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('node:http with a module-level server → factory + toNodeHandler (JSON responses)', () => {
   // The v1 original (one server instance re-connected per request) is not run: under SDK 1.32 its
   // second request fails with "Already connected to a transport"; the factory fixes that too.

@@ -335,7 +335,7 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
 
   const connect = connectOf(created, route);
   const insertAt = topLevelStatement(route);
-  const factory = factoryOfReceiver(connect, route, insertAt, stateful);
+  const { factory, edits: factoryEdits } = factoryOfReceiver(connect, route, insertAt, stateful);
   const handlerOptions = handlerOptionsText([`legacy: 'reject'`, ...(options.json ? [`responseMode: 'json'`] : [])]);
   const { name: handlerName, declaration } = handlerFor(sourceFile, factory, handlerOptions, true);
 
@@ -349,7 +349,7 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
     `${unit}return;`,
     `}`,
   ].join(`\n${indent}`);
-  const edits: TextEdit[] = [{ start: first.getStart(), end: first.getStart(), text: `${dispatch}\n${indent}` }];
+  const edits: TextEdit[] = [...factoryEdits, { start: first.getStart(), end: first.getStart(), text: `${dispatch}\n${indent}` }];
   if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(sourceFile, insertAt)}` });
   const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
   const snippet = abbreviate(created.getText());
@@ -385,16 +385,45 @@ function connectOf(created: NewExpression, route: Node): CallExpression {
   return connects[0]!;
 }
 
-/** The factory of the server connected by `connect`: a factory call, or a variable holding one. */
-function factoryOfReceiver(connect: CallExpression, route: FunctionLike, insertAt: Statement, what: string): string {
+/**
+ * The factory of the server connected by `connect`: a factory call, a variable holding one, or a
+ * module-level construction whose registrations are wrapped into a factory (its other connects,
+ * e.g. the session wiring's, then connect a fresh instance each: one server per session).
+ */
+function factoryOfReceiver(connect: CallExpression, route: FunctionLike, insertAt: Statement, what: string): { factory: string; edits: TextEdit[] } {
+  const sourceFile = connect.getSourceFile();
   const receiver = unwrapExpression((unwrapExpression(connect.getExpression()) as import('ts-morph').PropertyAccessExpression).getExpression())!;
   const inner = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
-  if (Node.isCallExpression(inner)) return resolvableFactory(inner, route, insertAt);
+  if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), edits: [] };
   if (Node.isIdentifier(inner)) {
     const decl = declarationOf(inner);
     const init = decl && Node.isVariableDeclaration(decl) ? unwrapExpression(decl.getInitializer()) : undefined;
     const call = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
-    if (call && Node.isCallExpression(call)) return resolvableFactory(call, route, insertAt);
+    if (call && Node.isCallExpression(call)) return { factory: resolvableFactory(call, route, insertAt), edits: [] };
+    if (call && Node.isNewExpression(call) && Node.isVariableDeclaration(decl!)) return wrapSingleton(sourceFile, decl, insertAt, what);
   }
   return fail(`${what}: the connected server is not built by a factory call`);
+}
+
+function wrapSingleton(sourceFile: SourceFile, decl: import('ts-morph').VariableDeclaration, insertAt: Statement, what: string): { factory: string; edits: TextEdit[] } {
+  const statement = decl.getVariableStatement();
+  const nameNode = decl.getNameNode();
+  if (!statement || statement.getDeclarations().length !== 1 || statement.isExported() || !Node.isSourceFile(statement.getParent()) || !Node.isIdentifier(nameNode)) {
+    return fail(`${what}: the connected server is neither a factory call nor a module-level construction of its own`);
+  }
+  const name = nameNode.getText();
+  const connects: Node[] = [];
+  const setUp: Node[] = [];
+  for (const ref of referencesOf(nameNode)) {
+    const access = ref.getParent();
+    const isConnect = access && Node.isPropertyAccessExpression(access) && access.getExpression() === ref && access.getName() === SERVER_CONNECT_METHOD && Node.isCallExpression(access.getParent());
+    if (isConnect && ref.getFirstAncestor(isFunctionLike)) connects.push(ref);
+    else setUp.push(ref);
+  }
+  const wrapped = wrapConstruction(sourceFile, statement, name, setUp, insertAt);
+  if (typeof wrapped === 'string') return fail(`${what}: ${wrapped}`);
+  const edits: TextEdit[] = [{ start: statement.getStart(), end: statement.getEnd(), text: wrapped.text }];
+  for (const moved of wrapped.moved) edits.push({ ...statementRange(sourceFile, moved), text: '' });
+  for (const ref of connects) edits.push({ start: ref.getStart(), end: ref.getEnd(), text: `${wrapped.name}()` });
+  return { factory: wrapped.name, edits };
 }
