@@ -203,6 +203,7 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
     formatter,
     skipped: analysed.skipped,
     color: useColor(),
+    stateKeyEnv: args.stateKeyEnv,
   });
   (jsonOnStdout ? err : out)(report);
   return exitCodeFor(result, 'migrate');

@@ -3,7 +3,7 @@
  * (with file:line and why), which files and package.json entries changed, how to format them, and
  * the command that finds every `@mcp-mrtr-todo` marker.
  */
-import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { DEFAULT_STATE_KEY_ENV, MIN_STATE_KEY_BYTES, TODO_MARKER } from '@mcp-mrtr/surface';
 import type { MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
@@ -26,6 +26,8 @@ export interface TextReportOptions {
   skipped?: SkippedEntry[];
   /** Use ANSI colours. */
   color?: boolean;
+  /** Environment variable the generated requestState codec reads its key from. */
+  stateKeyEnv?: string;
 }
 
 const KIND_LABEL: Record<string, string> = {
@@ -125,6 +127,13 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
         for (const [name, version] of Object.entries(p.added)) out.push(`    ${c.green(`+ ${name}@${version}`)}`);
       }
       if (!would) out.push(`  ${c.dim('run your package manager (npm install) to update the lock file')}`);
+    }
+    const codecs = result.files.filter((file) => file.status === 'created');
+    if (codecs.length > 0) {
+      const env = options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV;
+      out.push('', c.bold(`Secret for multi-round handlers (${codecs.map((file) => rel(file.path)).join(', ')} ${would ? 'would be created' : 'created'}):`));
+      out.push(`  set ${env} to a random secret of at least ${MIN_STATE_KEY_BYTES} bytes wherever the server runs, tests included`);
+      out.push(`  (e.g. ${env}=$(openssl rand -base64 48)); the server refuses to start without it, and every instance behind one endpoint needs the same value`);
     }
     const f = options.formatter;
     if (f && f.kind !== 'none') {

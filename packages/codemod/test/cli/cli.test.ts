@@ -225,6 +225,9 @@ describe('migrate', () => {
     expect(all).toContain('process.env.TRAVEL_STATE_KEY');
     expect(all).not.toContain('MCP_REQUEST_STATE_KEY');
     expect(all).toContain('createRequestStateCodec');
+    // the summary tells the person to provide the secret, under the chosen name
+    expect(run.stdout).toMatch(/Secret for multi-round handlers \(src\/mcp-request-state\.ts created\):\n  set TRAVEL_STATE_KEY to a random secret of at least 32 bytes/);
+    expect(runCli(['migrate', 'src', '--state-key-env', 'TRAVEL_STATE_KEY'], root).stdout).not.toContain('Secret for multi-round handlers');
   });
 
   it('--tsconfig loads the given project for type information', () => {
