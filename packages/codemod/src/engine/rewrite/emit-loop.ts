@@ -31,7 +31,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const capEdits = capabilityEdits(work.body, env, [point.statement]);
   const statements = work.body.getStatements();
   const base = indentOf(statements[0]!);
-  const unit = indentOf(point.statement).slice(indentOf(loop).length) || '  ';
+  const unit = indentOf(plan.anchor ?? point.statement).slice(indentOf(loop).length) || '  ';
   const at = statements.indexOf(loop);
   const pre = statements.slice(0, at);
   const post = statements.slice(at + 1);
@@ -96,7 +96,21 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const scoped0: EmitEnv = { ...env, names: names.clone() };
   const ask0 = askWithState(scoped0, stateObject(`${DIGEST_EXPORT}(${handlerId}, ${access.args})`, '1'), CODEC_EXPORT);
   const iteration0 = [`// The loop's first iteration asks; the retry resumes it with the loop position from requestState.`, ...itemLine(), ...plan.before.map(segText), ...transitionLines(point, scoped0, ask0)];
-  if (condition) {
+  // A request nested in the loop body: the code around it replaced in the body statement that holds it.
+  // After a transition (it always returns) the rest of the point's block is unreachable and would name the unbound answer.
+  const anchorWith = (pointLines: string[], dropFollowing: boolean): string => {
+    const anchor = plan.anchor!;
+    const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
+    const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
+    const edits = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
+    return reindent(anchor, textWithEdits(anchor, [...edits, { start: point.statement.getStart(), end, text: pointLines.join(`\n${indentOf(point.statement)}`) }]), '');
+  };
+  const header = (): string => (plan.kind === 'for' && Node.isForStatement(loop) ? `for (; ${loop.getCondition() ? text(loop.getCondition()!) : ''}; ${loop.getIncrementor() ? text(loop.getIncrementor()!) : ''}) {` : `for (; ${position} < ${item!.list}.length; ${position}++) {`);
+  if (plan.anchor) {
+    // The first round runs the loop until an iteration reaches the request, which asks with that position.
+    const body0 = [...itemLine(), ...plan.before.map(segText), anchorWith(transitionLines(point, scoped0, ask0), true), ...plan.after.map(segText)];
+    first.push(`// The first iteration that reaches the request asks; the retry resumes there with the loop position from requestState.`, header(), ...nested(body0), '}', ...post.map(segText));
+  } else if (condition) {
     first.push(`if (${condition}) {`, ...nested(iteration0), '}', ...post.map(segText));
   } else {
     // The iteration moves out of the loop body: its continuation lines lose one level, as the first lines do.
@@ -121,13 +135,16 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const key = point.keys[0]!;
   const read = planRead(point.sites[0]!, quote(key), baseName(key), scoped1);
   const ask1 = askWithState(scoped1, stateObject(`${state}.args`, rounds ? `${rounds} + 1` : undefined), CODEC_EXPORT);
-  const body: string[] = [...itemLine(), ...plan.before.map(segText), ...read.prelude];
-  body.push(`if (!${resuming} || ${read.missing.includes('||') ? `(${read.missing})` : read.missing}) {`);
-  if (rounds) body.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
-  body.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask1(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
-  body.push(`${resuming} = false;`, ...(read.afterAnswer ?? []));
-  if (point.binding.kind === 'hoist') body.push(...hoistLines(point, scoped1, read.value!, read.valueType).lines);
-  else body.push(...bindingLines(point.binding, read.value!, read.valueType, scoped1));
+  const pointBody: string[] = [...read.prelude];
+  // Nested: only the iteration the state was minted in reads the answer (the others ask).
+  const otherIteration = plan.anchor ? ` || ${position} !== ${state}.${position}` : '';
+  pointBody.push(`if (!${resuming}${otherIteration} || ${read.missing.includes('||') ? `(${read.missing})` : read.missing}) {`);
+  if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
+  pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask1(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
+  pointBody.push(`${resuming} = false;`, ...(read.afterAnswer ?? []));
+  if (point.binding.kind === 'hoist') pointBody.push(...hoistLines(point, scoped1, read.value!, read.valueType).lines);
+  else pointBody.push(...bindingLines(point.binding, read.value!, read.valueType, scoped1));
+  const body: string[] = [...itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(pointBody, false)] : pointBody)];
   body.push(...plan.after.map(segText));
   if (plan.kind === 'for' && Node.isForStatement(loop)) {
     const cond = loop.getCondition();

@@ -122,7 +122,7 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
   }
   const plans = reads(point, env, point.keys.map(keyLiteral));
   const lines: string[] = [];
-  for (const plan of plans) lines.push(...plan.prelude.filter((l) => !/Answer = |Content = /.test(l)));
+  for (const plan of plans) lines.push(...plan.prelude.filter((l) => !/(Answer|Content)\d* = /.test(l)));
   for (const plan of plans) plan.afterAnswer = [];
   for (const plan of plans) lines.push(...plan.capabilityCheck);
   lines.push(ask(`{ ${plans.map((plan, i) => `${keyProperty(point.keys[i]!)}: ${plan.builder}`).join(', ')} }`));

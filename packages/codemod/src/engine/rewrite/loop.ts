@@ -14,6 +14,7 @@
  */
 import { Node, SyntaxKind, type Block, type DoStatement, type ForOfStatement, type ForStatement, type Statement, type WhileStatement } from 'ts-morph';
 import { firstEffect } from './purity.js';
+import { precedingCode } from './analyse.js';
 import { isLoop, line, loopFlag, siteLabel, type RequestPoint } from './points.js';
 
 /** Rounds a loop without a legacy bound may ask before the handler gives up. */
@@ -29,6 +30,12 @@ export interface LoopPlan {
   counter?: { name: string; init: string };
   /** No legacy bound: a round counter in the state caps the loop at LOOP_ROUND_CAP rounds. */
   capped: boolean;
+  /**
+   * The loop body statement holding the request when the request sits deeper, under `if`/blocks
+   * (`if (risky(file)) { const ok = await ...; if (!ok) continue; }`); `before`/`after` are then the
+   * body statements around it.
+   */
+  anchor?: Statement;
 }
 
 /** The loop (if any) between `statement` and `body`. */
@@ -56,12 +63,22 @@ export function planLoop(points: RequestPoint[], point: RequestPoint, body: Bloc
   if (point.kind !== 'direct') flag(point.kind === 'helper' ? 'requests through a helper inside a loop are not carried in requestState' : 'only a single awaited request inside a loop is carried in requestState');
   if (loopNode.getParent() !== body) flag('the loop is nested inside another statement; only a loop at the top level of the handler is rewritten');
   const loopBody = (loopNode as Node & { getStatement(): Node }).getStatement();
-  if (!Node.isBlock(loopBody) || point.statement.getParent() !== loopBody) flag('the request is nested inside a statement of the loop body; only a request directly in the loop body is rewritten');
+  if (!Node.isBlock(loopBody)) flag('the loop body is not a block');
   const block = loopBody as Block;
+  let anchor: Statement | undefined;
+  if (point.statement.getParent() !== loopBody) {
+    anchor = nestedAnchor(point.statement, block, flag);
+    const onTheWay = precedingCode(point.statement, anchor);
+    const exit = exits(onTheWay);
+    if (exit) flag(`\`${exit.getText().split('\n')[0]}\` (line ${line(exit)}) can leave the iteration before the request, and that code re-runs on the answer round`);
+    const effect = firstEffect(onTheWay, block);
+    if (effect) flag(`\`${effect.description}\` (line ${line(effect.node)}) runs in the loop before the request and would repeat on the answer round`);
+    if (onTheWay.some((n) => Node.isAwaitExpression(n) || n.getDescendantsOfKind(SyntaxKind.AwaitExpression).length > 0)) flag('the loop body awaits something before the request');
+  }
   if (loopNode.getFirstDescendantByKind(SyntaxKind.LabeledStatement) || loopNode.getParent()?.getKind() === SyntaxKind.LabeledStatement) flag('the loop uses labels');
   if (block.getDescendantsOfKind(SyntaxKind.VariableDeclarationList).some((l) => l.getDeclarationKind() === 'var')) flag('the loop body declares `var` variables, which outlive the iteration');
   const statements = block.getStatements();
-  const at = statements.indexOf(point.statement);
+  const at = statements.indexOf(anchor ?? point.statement);
   const before = statements.slice(0, at);
   const after = statements.slice(at + 1);
   const exit = exits(before);
@@ -87,8 +104,10 @@ export function planLoop(points: RequestPoint[], point: RequestPoint, body: Bloc
     }
     pureCondition(loop.getCondition());
     const bounded = !!counter && !!loop.getCondition()?.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === counter!.name);
-    return { loop, kind: 'for', before, after, counter, capped: !bounded };
+    if (anchor && !counter) flag('the request is nested inside a statement of a loop without a counter; the iteration that asked could not be told apart on the answer round');
+    return { loop, kind: 'for', before, after, counter, capped: !bounded, anchor };
   }
+  if (anchor && !Node.isForOfStatement(loop)) flag('the request is nested inside a statement of the loop body; only `for` loops with a counter and `for-of` loops take a nested request');
   if (Node.isWhileStatement(loop)) {
     pureCondition(loop.getExpression());
     return { loop, kind: 'while', before, after, capped: true };
@@ -104,9 +123,18 @@ export function planLoop(points: RequestPoint[], point: RequestPoint, body: Bloc
     if (changed) flag(`the loop body changes \`${root}\` (line ${line(changed)}) while iterating it`);
     const type = list.getType();
     if (!(type.isArray() || type.isTuple() || type.getText().startsWith('readonly '))) flag(`cannot prove \`${list.getText()}\` is an array (the loop position is carried as an index)`);
-    return { loop, kind: 'for-of', before, after, capped: false };
+    return { loop, kind: 'for-of', before, after, capped: false, anchor };
   }
   return flag('unsupported loop');
+}
+
+/** The loop body statement holding `statement`, when the path between them is `if` statements and blocks only. */
+function nestedAnchor(statement: Statement, loopBody: Block, flag: (why: string) => never): Statement {
+  let node: Node = statement;
+  for (let parent = node.getParent(); parent && parent !== loopBody; node = parent, parent = parent.getParent()) {
+    if (!(Node.isBlock(parent) || Node.isIfStatement(parent))) flag(`the request is nested inside a statement of the loop body (a ${parent.getKindName().replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}); only if statements and blocks are taken around a nested request`);
+  }
+  return node as Statement;
 }
 
 const MUTATING_METHODS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
