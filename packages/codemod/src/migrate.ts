@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Project, ts, type SourceFile } from 'ts-morph';
+import { Project, ts, type FileSystemHost, type SourceFile } from 'ts-morph';
 import { DEFAULT_STATE_KEY_ENV, MCP_PACKAGE_PREFIX, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { discoverFiles } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
@@ -33,6 +33,7 @@ import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
+import { ProjectFiles } from './engine/project-files.js';
 
 export interface SourceInput {
   path: string;
@@ -135,14 +136,15 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   // Types only help when the v2 server package resolves: the code is v2 after the upgrade, and a v1
   // project that has not installed it yet would only see `any` (and implicit-any noise in verify).
   const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && packageResolvable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
-  const project = createProject(typeChecked ? env.tsconfig : undefined);
+  const projectFiles = new ProjectFiles();
+  const project = createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host);
   const ctx: FindContext = { typeChecked };
   const loaded: LoadedFile[] = [];
   const deferred = new Map<string, (typeof decoded)[number]>();
   /** Parses one decoded file into the project (or records its syntax error). */
   const load = (d: (typeof decoded)[number]): LoadedFile | undefined => {
     const sliced = sliceLargeSource(d.path, d.source.body);
-    const sourceFile = project.createSourceFile(d.path, sliced?.body ?? d.source.body, { overwrite: true, scriptKind: scriptKindOf(d.path) });
+    const sourceFile = projectFiles.addSourceFile(project, d.path, sliced?.body ?? d.source.body, scriptKindOf(d.path));
     const syntaxError = firstSyntaxError(sourceFile);
     if (syntaxError) {
       project.removeSourceFile(sourceFile);
@@ -553,11 +555,12 @@ function restoreText(_project: Project, file: LoadedFile, text: string): void {
   if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);
 }
 
-function createProject(tsconfig: string | undefined): Project {
+function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost): Project {
   if (tsconfig) {
     let project: Project | undefined = undefined;
     project = new Project({
       tsConfigFilePath: tsconfig,
+      fileSystem,
       skipAddingFilesFromTsConfig: true,
       skipFileDependencyResolution: true,
       compilerOptions: { allowJs: true, noEmit: true, skipLibCheck: true },
@@ -582,6 +585,7 @@ function createProject(tsconfig: string | undefined): Project {
   // Syntactic mode: no lib, no module resolution into node_modules; symbols across the loaded
   // project files still resolve.
   return new Project({
+    fileSystem,
     skipAddingFilesFromTsConfig: true,
     compilerOptions: { allowJs: true, noEmit: true, noLib: true, noResolve: true, types: [], target: ts.ScriptTarget.ES2022, jsx: ts.JsxEmit.Preserve },
   });
@@ -671,14 +675,21 @@ function readNearestManifest(start: string): Record<string, unknown> | undefined
 /** `MCP_MRTR_TIMINGS=1` prints how long each stage took (stderr). */
 function stageTimer() {
   const enabled = process.env.MCP_MRTR_TIMINGS === '1';
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   let last = performance.now();
+  let lastCpu = cpuMs();
   const marks: string[] = [];
   return {
     mark(stage: string) {
       if (!enabled) return;
       const now = performance.now();
-      marks.push(`${stage} ${Math.round(now - last)}ms`);
+      const cpu = cpuMs();
+      marks.push(`${stage} ${Math.round(now - last)}ms (cpu ${Math.round(cpu - lastCpu)}ms)`);
       last = now;
+      lastCpu = cpu;
     },
     done(loaded: number, total: number) {
       if (enabled) process.stderr.write(`mcp-mrtr timings (${loaded}/${total} files loaded): ${marks.join(', ')}\n`);
