@@ -257,7 +257,7 @@ function enclosingTryBlock(body: Block, points: RequestPoint[], fn: Node): Block
 function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork {
   const looped = points.find((p) => enclosingLoop(p.statement, body));
   const shortCircuited = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
-  if (looped && shortCircuited) throw new Obstacle(`the call to helper at line ${line(shortCircuited.statement)} is on the short-circuited side of an operator inside a loop: only rewritten in the write-once form`);
+  if (looped && shortCircuited) throw new Obstacle(`the call to helper at line ${line(shortCircuited.statement)} is evaluated only under a condition inside a loop: only rewritten in the write-once form`);
   if (looped) return { handler, fn, body, points, form: 'loop', loop: planLoop(points, looped, body, fn), sites };
   const guarded = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
   const leaders = mergeIndependent(points, body, fn);
@@ -282,7 +282,7 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
   if (guarded && guarded.binding.kind === 'hoist') {
-    throw new Obstacle(`${phaseReason}, and the call to helper at line ${line(guarded.statement)} is on the short-circuited side of \`${guarded.binding.guard!.operator}\`: only rewritten in the write-once form`);
+    throw new Obstacle(`${phaseReason}, and the call to helper at line ${line(guarded.statement)} is evaluated only under a condition (\`${guarded.binding.guard!.operator}\`): only rewritten in the write-once form`);
   }
   for (const point of points) {
     if (point.kind === 'url-throw') throw new Obstacle(`${phaseReason}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);

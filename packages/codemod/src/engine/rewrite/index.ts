@@ -226,6 +226,13 @@ function usesHelper(point: RequestPoint, fn: Node): boolean {
   return point.helperFn === fn || (point.innerPath ?? []).some((step) => step.callee === fn);
 }
 
+/** `const ok = ask ? await approve(...) : true`: the variable the statement declares. */
+function declaredName(statement: Node): string | undefined {
+  if (!Node.isVariableStatement(statement)) return undefined;
+  const decls = statement.getDeclarations();
+  return decls.length === 1 && Node.isIdentifier(decls[0]!.getNameNode()) ? decls[0]!.getName() : undefined;
+}
+
 function helperNameOf(point: RequestPoint): string | undefined {
   const callee = point.helperCall!.getExpression();
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
@@ -262,7 +269,7 @@ function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
   };
   for (const point of work.points) {
     const b = point.binding;
-    const bound = b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? helperNameOf(point) : undefined;
+    const bound = b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? (b.guard ? declaredName(point.statement) : undefined) ?? helperNameOf(point) : undefined;
     if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey));
     else if (point.kind === 'helper') {
       const helper = helpers.get(point.helperFn!);

@@ -152,7 +152,10 @@ function syntacticType(init: Node | undefined): string | undefined {
   return undefined;
 }
 
-/** Whether a value referenced later is mutated through a method call or property write. */
+/** Methods that only answer a question about their receiver (no mutation, nothing shared handed out). */
+const QUERY_METHODS = new Set(['has', 'includes', 'indexOf', 'lastIndexOf', 'startsWith', 'endsWith', 'test', 'toString', 'join', 'toFixed', 'toISOString']);
+
+/** Whether a value referenced later is mutated through a method call (other than a query) or property write. */
 function isMutatedAfter(name: string, after: Node[]): boolean {
   for (const root of after) {
     for (const id of root.getDescendantsOfKind(SyntaxKind.Identifier)) {
@@ -160,7 +163,7 @@ function isMutatedAfter(name: string, after: Node[]): boolean {
       const parent = id.getParent();
       if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === id) {
         const use = parent.getParent();
-        if (Node.isCallExpression(use) && use.getExpression() === parent) return true;
+        if (Node.isCallExpression(use) && use.getExpression() === parent && !QUERY_METHODS.has(parent.getName())) return true;
         if (Node.isBinaryExpression(use) && use.getLeft() === parent) return true;
       }
       if (Node.isBinaryExpression(parent) && parent.getLeft() === id) return true;

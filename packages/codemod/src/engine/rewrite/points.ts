@@ -24,7 +24,8 @@ export type Binding =
  * awaited helper call runs only when the (pure) left operand lets it; the hoisted call keeps that condition.
  */
 export interface ShortCircuit {
-  operator: '&&' | '||' | '??';
+  /** `?` / `:`: the call sits in the true / false branch of a conditional expression whose condition is `left`. */
+  operator: '&&' | '||' | '??' | '?' | ':';
   left: Node;
 }
 
@@ -201,7 +202,11 @@ function hoistable(awaitNode: Node, what: string, allowShortCircuit: boolean): O
   let parent = node.getParent();
   let guard: ShortCircuit | undefined;
   while (parent && !isListStatement(parent)) {
-    if (Node.isConditionalExpression(parent) && parent.getCondition() !== node) throw new Obstacle(`${what} is inside a conditional expression branch (line ${line(parent)})`);
+    if (Node.isConditionalExpression(parent) && parent.getCondition() !== node) {
+      const why = repeatableOperandProblem(parent.getCondition());
+      if (!allowShortCircuit || guard || why) throw new Obstacle(`${what} is inside a conditional expression branch (line ${line(parent)})${allowShortCircuit && why ? `, and its condition ${why}` : ''}`);
+      guard = { operator: parent.getWhenTrue() === node ? '?' : ':', left: parent.getCondition() };
+    }
     if (Node.isBinaryExpression(parent) && parent.getRight() === node && /^(&&|\|\||\?\?|&&=|\|\|=|\?\?=)$/.test(parent.getOperatorToken().getText())) {
       const operator = parent.getOperatorToken().getText();
       const left = parent.getLeft();
@@ -249,8 +254,8 @@ export function shortCircuitCondition(guard: ShortCircuit): string {
   const left = guard.left.getText();
   const simple = /^[\w$.?!]+$/.test(left);
   const wrapped = simple ? left : `(${left})`;
-  if (guard.operator === '&&') return left;
-  if (guard.operator === '||') return `!${wrapped}`;
+  if (guard.operator === '&&' || guard.operator === '?') return left;
+  if (guard.operator === '||' || guard.operator === ':') return `!${wrapped}`;
   return `${wrapped} === null || ${wrapped} === undefined`;
 }
 
