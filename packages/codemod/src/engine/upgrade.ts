@@ -68,10 +68,16 @@ function keepQuoteStyle(sourceFile: SourceFile, before: string): void {
   const singles = (before.match(/\bfrom\s+'/g) ?? []).length + (before.match(/require\('/g) ?? []).length;
   const doubles = (before.match(/\bfrom\s+"/g) ?? []).length + (before.match(/require\("/g) ?? []).length;
   const quote = singles >= doubles ? "'" : '"';
+  // One text edit for all specifiers: a node-by-node replaceWithText re-parses the file each time.
+  const edits: Array<{ start: number; end: number; text: string }> = [];
   for (const decl of [...sourceFile.getImportDeclarations(), ...sourceFile.getExportDeclarations()]) {
     const specifier = decl.getModuleSpecifier();
     if (!specifier) continue;
     const text = specifier.getText();
-    if (text[0] !== quote && specifier.getLiteralValue().startsWith(MCP_PACKAGE_PREFIX)) specifier.replaceWithText(quote + specifier.getLiteralValue() + quote);
+    if (text[0] !== quote && specifier.getLiteralValue().startsWith(MCP_PACKAGE_PREFIX)) edits.push({ start: specifier.getStart(), end: specifier.getEnd(), text: quote + specifier.getLiteralValue() + quote });
   }
+  if (edits.length === 0) return;
+  let text = sourceFile.getFullText();
+  for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  sourceFile.replaceWithText(text);
 }
