@@ -56,7 +56,7 @@ export async function migrateProject(paths: string[], options: MigrateOptions = 
     }
   });
   const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
-  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true });
+  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true });
   if (options.write) {
     const { applyResult } = await import('./fs/atomic-write.js');
     result = applyResult(result).result;
@@ -83,6 +83,8 @@ export interface RunEnv {
   manifests: boolean;
   /** Replaces the rewrite stage (tests of orchestration and verification). */
   rewrite?: RewriteStage;
+  /** The inputs belong to this run: their bytes are dropped once decoded (lower peak memory). */
+  consumeInputs?: boolean;
 }
 
 interface LoadedFile {
@@ -117,11 +119,14 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       continue;
     }
     const outcome = decodeSource(input.bytes!);
+    // the bytes are not needed once decoded: with thousands of files they are a large share of the peak
+    if (env.consumeInputs) input.bytes = undefined;
     if (!outcome.ok) {
       results.set(input.path, { path: input.path, status: 'failed', sites: [], error: outcome.error });
       continue;
     }
-    decoded.push({ path: input.path, original: Buffer.from(input.bytes!).toString('utf8'), source: outcome.source });
+    // strict UTF-8 decoding succeeded, so this is exactly the bytes' UTF-8 reading (BOM included)
+    decoded.push({ path: input.path, original: outcome.text, source: outcome.source });
   }
 
   timings.mark('decode');
@@ -227,6 +232,10 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     results.set(d.path, { path: d.path, status: 'unchanged', sites: [] });
     progress(d.path);
   }
+  // Texts of files that stay out of the project are no longer needed: release them before the
+  // rewrite and the verify program, where memory peaks.
+  deferred.clear();
+  decoded.length = 0;
   timings.mark('find');
   const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });
   const reachBySite = new Map(reaches.map((r) => [r.site, r]));
@@ -284,6 +293,10 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
 
   timings.mark('serving');
   // 9. verify
+  // The language service's program (references queries of find and rewrite) describes the texts
+  // before the rewrite and is never asked again before verify builds its own: drop it, and its
+  // type checker, so that the two do not sit in memory together.
+  if (typeChecked) project.getLanguageService().compilerObject.cleanupSemanticCache();
   const verification = verifyChanges(project, loaded, preRewrite, createdFiles, reaches, typeChecked);
   for (const [filePath, reason] of verification.restored) {
     const file = fileByPath.get(filePath)!;
@@ -672,9 +685,13 @@ function readNearestManifest(start: string): Record<string, unknown> | undefined
   }
 }
 
-/** `MCP_MRTR_TIMINGS=1` prints how long each stage took (stderr). */
+/**
+ * `MCP_MRTR_TIMINGS=1` prints how long each stage took (stderr). `MCP_MRTR_TIMINGS=heap` with
+ * `node --expose-gc` also collects garbage after each stage and prints the live heap (slower).
+ */
 function stageTimer() {
-  const enabled = process.env.MCP_MRTR_TIMINGS === '1';
+  const enabled = process.env.MCP_MRTR_TIMINGS === '1' || process.env.MCP_MRTR_TIMINGS === 'heap';
+  const gc = process.env.MCP_MRTR_TIMINGS === 'heap' ? (globalThis as { gc?: () => void }).gc : undefined;
   const cpuMs = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
@@ -687,9 +704,15 @@ function stageTimer() {
       if (!enabled) return;
       const now = performance.now();
       const cpu = cpuMs();
-      marks.push(`${stage} ${Math.round(now - last)}ms (cpu ${Math.round(cpu - lastCpu)}ms)`);
-      last = now;
-      lastCpu = cpu;
+      let heap = '';
+      if (gc) {
+        gc();
+        const memory = process.memoryUsage();
+        heap = `, live heap ${Math.round(memory.heapUsed / 2 ** 20)} MiB + buffers ${Math.round(memory.arrayBuffers / 2 ** 20)} MiB`;
+      }
+      marks.push(`${stage} ${Math.round(now - last)}ms (cpu ${Math.round(cpu - lastCpu)}ms${heap})`);
+      last = performance.now();
+      lastCpu = cpuMs();
     },
     done(loaded: number, total: number) {
       if (enabled) process.stderr.write(`mcp-mrtr timings (${loaded}/${total} files loaded): ${marks.join(', ')}\n`);

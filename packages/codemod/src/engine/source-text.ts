@@ -12,7 +12,8 @@ export interface DecodedSource {
   crlf: boolean;
 }
 
-export type DecodeResult = { ok: true; source: DecodedSource } | { ok: false; error: string };
+/** `text`: the whole file as decoded (BOM and shebang included), the same string as the bytes' UTF-8 reading. */
+export type DecodeResult = { ok: true; text: string; source: DecodedSource } | { ok: false; error: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -25,7 +26,7 @@ export function decodeSource(bytes: Uint8Array): DecodeResult {
   } catch {
     return { ok: false, error: 'not valid UTF-8: re-encode the file as UTF-8 to migrate it' };
   }
-  return { ok: true, source: splitSource(text) };
+  return { ok: true, text, source: splitSource(text) };
 }
 
 export function splitSource(text: string): DecodedSource {
