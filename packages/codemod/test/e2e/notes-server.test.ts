@@ -47,7 +47,7 @@ interface Report {
 }
 
 let dir: string;
-let firstRun: { status: number | null; stdout: string; stderr: string };
+let firstRun: { status: number; stdout: string; stderr: string };
 let report: Report;
 const children: ChildProcess[] = [];
 
@@ -80,16 +80,46 @@ function spyStatements(): number[] {
 
 const readOut = (rel: string) => fs.readFileSync(path.join(dir, rel), 'utf8');
 
-beforeAll(() => {
+interface TestOutcome {
+  title: string;
+  status: string;
+  failureMessages: string[];
+}
+
+/** Runs the project's own vitest tests in a subprocess; each test's outcome. */
+async function runProjectTests(): Promise<{ status: number; outcomes: TestOutcome[] }> {
+  const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}.json`);
+  const args = [VITEST, 'run', '--root', dir, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'];
+  const status = await execFileAsync(process.execPath, args, { cwd: dir, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 60_000 }).then(
+    () => 0,
+    (error: { code?: number; stdout?: string; stderr?: string }) => {
+      if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
+      return error.code ?? -1;
+    },
+  );
+  const result = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };
+  fs.rmSync(out);
+  return { status, outcomes: result.testResults.flatMap((f) => f.assertionResults) };
+}
+
+const failures = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !== 'passed').map((o) => `${o.title}: ${o.failureMessages.join('\n')}`);
+
+let testsBefore: { status: number; outcomes: TestOutcome[] };
+
+beforeAll(async () => {
   assertBuilt();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-e2e-'));
   fs.cpSync(FIXTURE, dir, { recursive: true });
   fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules\ndist\n');
   fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   commitAll(dir);
-  const run = spawnSync(process.execPath, [cliPath, 'migrate', '.', '--json', 'report.json'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 80_000 });
-  if (run.error) throw run.error;
-  firstRun = { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  // the v1 project's own tests (they only read the tree), while the migration runs
+  const testsRun = runProjectTests();
+  const migration = execFileAsync(process.execPath, [cliPath, 'migrate', '.', '--json', 'report.json'], { cwd: dir, env: childEnv(), timeout: 80_000 }).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({ status: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+  );
+  [testsBefore, firstRun] = await Promise.all([testsRun, migration]);
   report = JSON.parse(readOut('report.json')) as Report;
 }, 90_000);
 
@@ -332,21 +362,13 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(fs.existsSync(path.join(dir, 'dist/src/stdio.js'))).toBe(true);
   }, 60_000);
 
-  it("the project's migrated vitest tests pass when run for real", () => {
-    const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}.json`);
-    const run = spawnSync(process.execPath, [VITEST, 'run', '--root', dir, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }),
-      timeout: 60_000,
-    });
-    if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-    const result = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[] };
-    fs.rmSync(out);
-    const outcomes = result.testResults.flatMap((f) => f.assertionResults);
-    expect(outcomes.filter((o) => o.status !== 'passed').map((o) => `${o.title}: ${o.failureMessages.join('\n')}`)).toEqual([]);
-    expect(outcomes).toHaveLength(9);
-    expect(run.status).toBe(0);
+  it("the project's own vitest tests pass on v1 before, and migrated after, when run for real", async () => {
+    expect(failures(testsBefore.outcomes)).toEqual([]);
+    expect(testsBefore.outcomes).toHaveLength(9);
+    const after = await runProjectTests();
+    expect(failures(after.outcomes)).toEqual([]);
+    expect(after.outcomes.map((o) => o.title)).toEqual(testsBefore.outcomes.map((o) => o.title));
+    expect(after.status).toBe(0);
   }, 60_000);
 
   it('the built HTTP app refuses to start without the requestState key', () => {
