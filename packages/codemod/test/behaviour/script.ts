@@ -92,8 +92,10 @@ export function casesMissingBehaviour(casesDir: string): string[] {
     const code = readFileSync(join(casesDir, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     if (!/\binputRequired\s*[(.]/.test(code)) continue;
     const caseJson = join(casesDir, `${m[1]}.case.json`);
-    const behaviour = existsSync(caseJson) ? (JSON.parse(readFileSync(caseJson, 'utf8')) as { behaviour?: unknown }).behaviour : undefined;
-    if (behaviour === undefined) missing.push(m[1]!);
+    const spec = existsSync(caseJson) ? (JSON.parse(readFileSync(caseJson, 'utf8')) as { behaviour?: unknown; behaviourTest?: string }) : {};
+    // a case that cannot follow the createServer() convention names the test that runs it instead
+    const coveredElsewhere = typeof spec.behaviourTest === 'string' && existsSync(join(casesDir, '../..', spec.behaviourTest)) && readFileSync(join(casesDir, '../..', spec.behaviourTest), 'utf8').includes(m[1]!);
+    if (spec.behaviour === undefined && !coveredElsewhere) missing.push(m[1]!);
   }
   return missing;
 }
