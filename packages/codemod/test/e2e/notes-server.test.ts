@@ -50,6 +50,7 @@ let dir: string;
 let firstRun: { status: number; stdout: string; stderr: string };
 let report: Report;
 const children: ChildProcess[] = [];
+const tempDirs: string[] = [];
 
 /** Environment for processes run in the project: no vitest state of this run leaks into them. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -87,10 +88,10 @@ interface TestOutcome {
 }
 
 /** Runs the project's own vitest tests in a subprocess; each test's outcome. */
-async function runProjectTests(): Promise<{ status: number; outcomes: TestOutcome[] }> {
-  const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}.json`);
-  const args = [VITEST, 'run', '--root', dir, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'];
-  const status = await execFileAsync(process.execPath, args, { cwd: dir, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 60_000 }).then(
+async function runProjectTests(root: string): Promise<{ status: number; outcomes: TestOutcome[] }> {
+  const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const args = [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'];
+  const status = await execFileAsync(process.execPath, args, { cwd: root, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 60_000 }).then(
     () => 0,
     (error: { code?: number; stdout?: string; stderr?: string }) => {
       if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
@@ -106,15 +107,22 @@ const failures = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !=
 
 let testsBefore: { status: number; outcomes: TestOutcome[] };
 
+/** A copy of the fixture project with the repository's node_modules reachable. */
+function copyProject(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-e2e-'));
+  tempDirs.push(root);
+  fs.cpSync(FIXTURE, root, { recursive: true });
+  fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules\ndist\n');
+  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return root;
+}
+
 beforeAll(async () => {
   assertBuilt();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-e2e-'));
-  fs.cpSync(FIXTURE, dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules\ndist\n');
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  dir = copyProject();
   commitAll(dir);
-  // the v1 project's own tests (they only read the tree), while the migration runs
-  const testsRun = runProjectTests();
+  // the v1 project's own tests, on a second copy while the migration runs
+  const testsRun = runProjectTests(copyProject());
   const migration = execFileAsync(process.execPath, [cliPath, 'migrate', '.', '--json', 'report.json'], { cwd: dir, env: childEnv(), timeout: 80_000 }).then(
     ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ status: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
@@ -125,7 +133,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  for (const root of tempDirs) fs.rmSync(root, { recursive: true, force: true });
 });
 
 /* ---- Clients: one scripted user, answering the same on every era ---- */
@@ -365,7 +373,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
   it("the project's own vitest tests pass on v1 before, and migrated after, when run for real", async () => {
     expect(failures(testsBefore.outcomes)).toEqual([]);
     expect(testsBefore.outcomes).toHaveLength(9);
-    const after = await runProjectTests();
+    const after = await runProjectTests(dir);
     expect(failures(after.outcomes)).toEqual([]);
     expect(after.outcomes.map((o) => o.title)).toEqual(testsBefore.outcomes.map((o) => o.title));
     expect(after.status).toBe(0);
