@@ -32,6 +32,7 @@ import {
   verifyWiringEdit,
 } from './state-module.js';
 import { applyEdits, type TextEdit } from './text.js';
+import { inlineHelpers, rememberStarts } from './inline.js';
 
 interface Entry {
   site: Site;
@@ -40,12 +41,80 @@ interface Entry {
 
 
 export function rewriteHandlers(project: Project, reaches: Reach[], options: RewriteOptions): RewriteOutcome {
+  rememberStarts(reaches);
+  // Helpers the helper form cannot take are inlined into their handlers when that is plainly safe
+  // (inline.ts); a handler holding inlined code that still does not migrate gets its text back.
+  const blocked = new Set<string>();
+  /** Original site → why inlining its helper was undone. */
+  const tried = new Map<Site, string>();
+  let current = reaches;
+  let toOriginal = new Map<Site, Site>(reaches.map((r) => [r.site, r.site]));
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const pass = inlineHelpers(project, current, blocked, options.typeChecked, helperFormObstacle);
+    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried);
+    const plan = converge(project, pass.reaches, options);
+    const failedHolders = [...pass.holders].filter(([fn]) => plan.failed.has(fn));
+    if (failedHolders.length === 0) {
+      const inlinedFrom = new Map<Site, string>();
+      for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper.name);
+      return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried);
+    }
+    for (const [fn, helper] of failedHolders) {
+      blocked.add(helper.id);
+      const why = (plan.failed.get(fn) ?? '').replace(/ \(line \d+\)| at line \d+/g, '');
+      for (const [site, h] of pass.helperOf) if (h === helper && toOriginal.has(site)) tried.set(toOriginal.get(site)!, `inlining \`${helper.name}\` into its caller was tried and undone: ${why}`);
+    }
+    const back = pass.restore();
+    current = back.reaches;
+    toOriginal = compose(back.original, toOriginal);
+  }
+  throw new Error('helper inlining did not converge');
+}
+
+/** Why the helper form cannot take `fn` (then inlining is tried), or undefined. */
+function helperFormObstacle(fn: Node, sites: Site[]): string | undefined {
+  try {
+    planHelper(fn, sites);
+    return undefined;
+  } catch (error) {
+    return reasonOf(error);
+  }
+}
+
+function compose(step: Map<Site, Site>, rest: Map<Site, Site>): Map<Site, Site> {
+  const out = new Map<Site, Site>();
+  for (const [site, mid] of step) {
+    const orig = rest.get(mid);
+    if (orig) out.set(site, orig);
+  }
+  return out;
+}
+
+/** Decisions for the sites the run found (an inlined helper's site: flagged if any of its copies is). */
+function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>): RewriteOutcome {
+  const byOriginal = new Map<Site, SiteDecision>();
+  for (const d of outcome.decisions) {
+    const orig = toOriginal.get(d.site);
+    if (!orig) continue;
+    const existing = byOriginal.get(orig);
+    if (existing?.status === 'flagged') continue;
+    if (existing && d.status === 'migrated') continue;
+    const helper = inlinedFrom.get(orig);
+    // Line numbers in the reason would name the inlined text, not the source the report shows.
+    const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
+    const reason = helper ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
+  }
+  return { decisions: [...byOriginal.values()], createdFiles: outcome.createdFiles };
+}
+
+/** Plans and computes every edit without touching the project; a handler failing at any stage is
+ * excluded and the plan recomputed (its helpers may then be unusable for other handlers too). */
+function converge(project: Project, reaches: Reach[], options: RewriteOptions): Plan {
   const excluded = new Map<Node, string>();
-  // Plan and compute every edit without touching the project; a handler failing at any stage is
-  // excluded and the plan recomputed (its helpers may then be unusable for other handlers too).
   for (let round = 0; round < 50; round++) {
     const plan = planAll(project, reaches, options, excluded);
-    if (plan.newFailures.size === 0) return applyPlan(project, plan, options);
+    if (plan.newFailures.size === 0) return plan;
     for (const [fn, reason] of plan.newFailures) excluded.set(fn, reason);
   }
   throw new Error('rewrite planning did not converge');
@@ -58,6 +127,8 @@ interface Plan {
   files: Map<SourceFile, FileWork>;
   constructions: Set<NewExpression>;
   newFailures: Map<Node, string>;
+  /** Handler functions left unmigrated (with the reason). */
+  failed: Map<Node, string>;
 }
 
 function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
@@ -183,7 +254,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     set.add(callee.getText());
     aliases.set(d.site.sourceFile, set);
   }
-  return { aliases, decisions, files, constructions, newFailures };
+  return { aliases, decisions, files, constructions, newFailures, failed };
 }
 
 function applyPlan(project: Project, plan: Plan, options: RewriteOptions): RewriteOutcome {

@@ -1,0 +1,370 @@
+/**
+ * Helper inlining, a pre-pass of the rewrite. A helper the helper form cannot take (it makes two
+ * requests, or runs effects before its request) is inlined into the handlers that call it, so the
+ * handler machinery (phases, effects once, state) migrates its requests. Only when it is plainly
+ * safe:
+ *   - a module-level async function (declaration or `const f = async (...) => { ... }`) in the same
+ *     file as every call, called only as `const x = await f(...)`, `x = await f(...)`,
+ *     `await f(...);` or `return [await] f(...)` from handlers whose sites all come through it;
+ *   - the call statement on the top level of the handler body;
+ *   - simple parameters, bound once (an argument that is the same identifier is substituted);
+ *   - a `return` only as its last statement, no `this`/`arguments`, not recursive, no `var`;
+ *   - no name clash between its locals/free names and the calling handler's.
+ * The helper declaration is removed once inlined everywhere. The inlined text replaces the source
+ * in the project; `restore()` puts the original text back (then the sites are found again), which
+ * the caller does when a handler with inlined code is not migrated after all: never half a rewrite.
+ */
+import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, type Statement } from 'ts-morph';
+import { computeReaches } from '../reach/index.js';
+import { findRegistrations, findSites } from '../find/index.js';
+import type { Handler, Reach, Site } from '../model.js';
+import { functionWithBody, type FunctionWithBody } from './analyse.js';
+import { helperName } from './helper.js';
+import { indentOf, type TextEdit } from './text.js';
+
+export interface InlinedHelper {
+  /** `<file>:<offset>` of the helper in the original text (stable across restores). */
+  id: string;
+  name: string;
+}
+
+export interface InlinePass {
+  /** Reaches found again over the inlined text, restricted to the original sites and their inlined copies. */
+  reaches: Reach[];
+  /** New site → the original site it is (or is an inlined copy of). */
+  original: Map<Site, Site>;
+  /** Handler functions (new nodes) holding inlined code, with the helper they hold. */
+  holders: Map<Node, InlinedHelper>;
+  inlined: InlinedHelper[];
+  /** Sites (of the reaches given) inside an inlined helper, with the helper. */
+  helperOf: Map<Site, InlinedHelper>;
+  /** Puts the original text back; returns the reaches found again over it, mapped to the original sites. */
+  restore(): { reaches: Reach[]; original: Map<Site, Site> };
+}
+
+interface CallSite {
+  call: CallExpression;
+  statement: Statement;
+  handlerFn: Node;
+  binding: { kind: 'declare'; declKind: string; name: string; typeText?: string } | { kind: 'assign'; target: string } | { kind: 'discard' } | { kind: 'return' };
+}
+
+interface Candidate {
+  helper: InlinedHelper;
+  fn: FunctionWithBody;
+  /** The module-level statement that declares the helper (removed after inlining). */
+  declaration: Statement;
+  calls: CallSite[];
+  /** Original sites inside the helper, in source order. */
+  sites: Site[];
+}
+
+/**
+ * `blocked`: helper ids not to inline (an earlier attempt left a handler unmigrated).
+ * `needsInlining(fn, sites)`: whether the helper form cannot take this helper (its reason), else undefined.
+ */
+export function inlineHelpers(
+  project: Project,
+  reaches: Reach[],
+  blocked: Set<string>,
+  typeChecked: boolean,
+  needsInlining: (fn: Node, sites: Site[]) => string | undefined,
+): InlinePass | undefined {
+  rememberStarts(reaches);
+  const candidates = findCandidates(reaches, blocked, needsInlining);
+  if (candidates.length === 0) return undefined;
+  const byFile = new Map<SourceFile, Candidate[]>();
+  for (const c of candidates) byFile.set(c.fn.getSourceFile(), [...(byFile.get(c.fn.getSourceFile()) ?? []), c]);
+
+  const originalText = new Map<SourceFile, string>();
+  const shifts = new Map<SourceFile, TextEdit[]>();
+  /** Per file: the ranges (new text) of each inlined copy, with its candidate. */
+  const copies = new Map<SourceFile, Array<{ start: number; end: number; candidate: Candidate; handlerFnStart: number }>>();
+  for (const [file, list] of byFile) {
+    const text = file.getFullText();
+    const edits: Array<TextEdit & { candidate?: Candidate; handlerFnStart?: number }> = [];
+    for (const c of list) {
+      for (const site of c.calls) edits.push({ start: site.statement.getStart(), end: site.statement.getEnd(), text: inlinedText(c, site), candidate: c, handlerFnStart: site.handlerFn.getStart() });
+      // The declaration goes with its leading comments and blank lines; the blank line after it stays.
+      edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
+    }
+    edits.sort((a, b) => a.start - b.start);
+    let out = '';
+    let last = 0;
+    const ranges: Array<{ start: number; end: number; candidate: Candidate; handlerFnStart: number }> = [];
+    for (const e of edits) {
+      out += text.slice(last, e.start);
+      const start = out.length;
+      out += e.text;
+      if (e.candidate) ranges.push({ start, end: out.length, candidate: e.candidate, handlerFnStart: e.handlerFnStart! });
+      last = e.end;
+    }
+    out += text.slice(last);
+    originalText.set(file, text);
+    shifts.set(file, edits);
+    copies.set(file, ranges);
+    file.replaceWithText(out);
+  }
+
+  const oldToNew = (file: SourceFile, offset: number): number | undefined => {
+    let delta = 0;
+    for (const e of shifts.get(file) ?? []) {
+      if (e.end <= offset) delta += e.text.length - (e.end - e.start);
+      else if (e.start <= offset) return undefined;
+    }
+    return offset + delta;
+  };
+  const originalByPosition = new Map<string, Site>();
+  for (const r of reaches) {
+    const file = r.site.sourceFile;
+    const start = originalStart(r.site);
+    const moved = shifts.has(file) ? oldToNew(file, start) : start;
+    if (moved !== undefined) originalByPosition.set(`${file.getFilePath()}:${moved}`, r.site);
+  }
+  const found = refind(project, typeChecked);
+  const original = new Map<Site, Site>();
+  const holders = new Map<Node, InlinedHelper>();
+  const copyCounts = new Map<object, number>();
+  for (const site of found.sites) {
+    const start = site.node.getStart();
+    const copy = copies.get(site.sourceFile)?.find((r) => r.start <= start && start < r.end);
+    if (copy) {
+      const index = copyCounts.get(copy) ?? 0;
+      copyCounts.set(copy, index + 1);
+      const orig = copy.candidate.sites[index];
+      if (orig) original.set(site, orig);
+      continue;
+    }
+    const orig = originalByPosition.get(`${site.sourceFile.getFilePath()}:${start}`);
+    if (orig) original.set(site, orig);
+  }
+  for (const [file, ranges] of copies) {
+    for (const r of ranges) {
+      const handler = found.handlers.find((h) => h.sourceFile === file && h.fn.getStart() <= r.start && r.end <= h.fn.getEnd());
+      if (handler) holders.set(handler.fn, r.candidate.helper);
+    }
+  }
+  const kept = found.sites.filter((s) => original.has(s));
+  const newReaches = computeReaches({ sites: kept, handlers: found.handlers, others: found.others, sourceFiles: found.files });
+
+  return {
+    reaches: newReaches,
+    original,
+    holders,
+    inlined: candidates.map((c) => c.helper),
+    helperOf: new Map(candidates.flatMap((c) => c.sites.map((site): [Site, InlinedHelper] => [site, c.helper]))),
+    restore() {
+      for (const [file, text] of originalText) file.replaceWithText(text);
+      const again = refind(project, typeChecked);
+      const back = new Map<Site, Site>();
+      const byStart = new Map<string, Site>();
+      for (const r of reaches) byStart.set(`${r.site.sourceFile.getFilePath()}:${originalStart(r.site)}`, r.site);
+      for (const site of again.sites) {
+        const orig = byStart.get(`${site.sourceFile.getFilePath()}:${site.node.getStart()}`);
+        if (orig) back.set(site, orig);
+      }
+      const keptAgain = again.sites.filter((s) => back.has(s));
+      return { reaches: computeReaches({ sites: keptAgain, handlers: again.handlers, others: again.others, sourceFiles: again.files }), original: back };
+    },
+  };
+}
+
+/** Start offset of a site in the text it was found in (kept on the side: the node may be forgotten later). */
+const STARTS = new WeakMap<Site, number>();
+function originalStart(site: Site): number {
+  let start = STARTS.get(site);
+  if (start === undefined) {
+    start = site.node.getStart();
+    STARTS.set(site, start);
+  }
+  return start;
+}
+
+/** Records the start offsets of sites before any text is replaced. */
+export function rememberStarts(reaches: Reach[]): void {
+  for (const r of reaches) originalStart(r.site);
+}
+
+function refind(project: Project, typeChecked: boolean): { sites: Site[]; handlers: Handler[]; others: ReturnType<typeof findRegistrations>['others']; files: SourceFile[] } {
+  const files = project.getSourceFiles().filter((f) => !f.isInNodeModules() && !f.isDeclarationFile());
+  const sites: Site[] = [];
+  const handlers: Handler[] = [];
+  const others: ReturnType<typeof findRegistrations>['others'] = [];
+  for (const file of files) {
+    sites.push(...findSites(file, { typeChecked }));
+    const regs = findRegistrations(file, { typeChecked });
+    handlers.push(...regs.handlers);
+    others.push(...regs.others);
+  }
+  return { sites, handlers, others, files };
+}
+
+function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (fn: Node, sites: Site[]) => string | undefined): Candidate[] {
+  const byHelper = new Map<Node, { sites: Site[]; steps: Array<{ call: CallExpression; handler: Handler }> }>();
+  for (const r of reaches) {
+    if (r.nonHandlerContexts.length > 0) continue;
+    for (const { handler, path } of r.handlers) {
+      if (path.length !== 1) continue;
+      const step = path[0]!;
+      const slot = byHelper.get(step.callee) ?? { sites: [], steps: [] };
+      if (!slot.sites.includes(r.site)) slot.sites.push(r.site);
+      if (!slot.steps.some((s) => s.call === step.call)) slot.steps.push({ call: step.call, handler });
+      byHelper.set(step.callee, slot);
+    }
+  }
+  const out: Candidate[] = [];
+  for (const [fnNode, { sites, steps }] of byHelper) {
+    const id = `${fnNode.getSourceFile().getFilePath()}:${fnNode.getStart()}`;
+    if (blocked.has(id)) continue;
+    // Every site of the helper must come through it from handlers only.
+    if (reaches.some((r) => sites.includes(r.site) && (r.nonHandlerContexts.length > 0 || r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode)))) continue;
+    if (!needsInlining(fnNode, sites)) continue;
+    const candidate = candidateFor(fnNode, id, sites, steps);
+    if (candidate) out.push(candidate);
+  }
+  return out;
+}
+
+function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ call: CallExpression; handler: Handler }>): Candidate | undefined {
+  let fn: FunctionWithBody;
+  try {
+    fn = functionWithBody(fnNode, 'helper').fn;
+  } catch {
+    return undefined;
+  }
+  const declaration = moduleDeclarationOf(fnNode);
+  if (!declaration) return undefined;
+  if ((fn as unknown as { isAsync?: () => boolean }).isAsync?.() !== true) return undefined;
+  const body = fn.getBody() as Node & { getStatements(): Statement[] };
+  const statements = body.getStatements();
+  // Returns only as the last statement; nothing that binds differently once inlined.
+  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunctionOf(r) === fnNode);
+  if (returns.some((r) => r !== statements[statements.length - 1])) return undefined;
+  const own = body.getDescendants().filter((d) => enclosingFunctionOf(d) === fnNode || d === body);
+  if (own.some((d) => d.getKind() === SyntaxKind.ThisKeyword || (Node.isIdentifier(d) && d.getText() === 'arguments'))) return undefined;
+  if (body.getDescendantsOfKind(SyntaxKind.VariableDeclarationList).some((l) => l.getDeclarationKind() === 'var')) return undefined;
+  if (own.some((d) => Node.isAwaitExpression(d) && Node.isForOfStatement(d.getParent()))) return undefined;
+  // Several requests become phases only when each sits in its own top-level statement; nested ones
+  // would make the attempt fail after the (costly) second analysis.
+  if (sites.length > 1 && sites.some((site) => site.node.getFirstAncestor((a) => Node.isStatement(a))?.getParent() !== body)) return undefined;
+  const name = helperName(fnNode);
+  if (body.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === name && !isPropertyName(i))) return undefined;
+  const params = fn.getParameters();
+  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer() || p.hasQuestionToken())) return undefined;
+  const file = fnNode.getSourceFile();
+  // Every reference is one of the calls below (nothing else may still need the helper).
+  const nameNode = (fnNode as Node & { getNameNode?: () => Node | undefined }).getNameNode?.() ?? (Node.isVariableDeclaration(fnNode.getParent()) ? (fnNode.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined);
+  if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
+  const calls: CallSite[] = [];
+  for (const { call, handler } of steps) {
+    if (call.getSourceFile() !== file) return undefined;
+    const site = callSiteOf(call, handler.fn);
+    if (!site) return undefined;
+    if (call.getArguments().length !== params.length) return undefined;
+    calls.push(site);
+  }
+  const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
+  if (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
+  // Name clashes between the helper's locals/parameters and the calling handler.
+  const locals = new Set<string>([...params.map((p) => p.getName()), ...body.getDescendantsOfKind(SyntaxKind.VariableDeclaration).flatMap((d) => d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()).concat(Node.isIdentifier(d.getNameNode()) ? [d.getName()] : []))]);
+  const free = new Set(body.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => !locals.has(i.getText()) && !isPropertyName(i)).map((i) => i.getText()));
+  for (const c of calls) {
+    const handlerNames = new Set(c.handlerFn.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => !isPropertyName(i)).map((i) => i.getText()));
+    const handlerDeclared = new Set(c.handlerFn.getDescendantsOfKind(SyntaxKind.VariableDeclaration).flatMap((d) => d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()).concat(Node.isIdentifier(d.getNameNode()) ? [d.getName()] : [])));
+    for (const p of (c.handlerFn as FunctionWithBody).getParameters()) for (const i of [p.getNameNode(), ...p.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier)]) if (Node.isIdentifier(i)) handlerDeclared.add(i.getText());
+    const args = c.call.getArguments();
+    for (const local of locals) {
+      const index = params.findIndex((p) => p.getName() === local);
+      if (index >= 0 && args[index]!.getText() === local) continue; // substituted: the same variable
+      if (handlerNames.has(local)) return undefined;
+    }
+    for (const name of free) if (handlerDeclared.has(name)) return undefined;
+    if (c.binding.kind === 'declare' && locals.has(c.binding.name)) return undefined;
+  }
+  return { helper: { id, name }, fn, declaration, calls, sites: [...sites].sort((a, b) => a.node.getStart() - b.node.getStart()) };
+}
+
+function isPropertyName(id: Node): boolean {
+  const parent = id.getParent();
+  return (Node.isPropertyAccessExpression(parent) && parent.getNameNode() === id) || (Node.isPropertyAssignment(parent) && parent.getNameNode() === id);
+}
+
+function enclosingFunctionOf(node: Node): Node | undefined {
+  return node.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isFunctionExpression(a) || Node.isArrowFunction(a) || Node.isMethodDeclaration(a));
+}
+
+function moduleDeclarationOf(fn: Node): Statement | undefined {
+  if (Node.isFunctionDeclaration(fn)) return Node.isSourceFile(fn.getParent()) && !fn.isExported() && !fn.isDefaultExport() ? fn : undefined;
+  const decl = fn.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== fn) return undefined;
+  const statement = decl.getVariableStatement();
+  if (!statement || !Node.isSourceFile(statement.getParent()) || statement.isExported() || statement.getDeclarations().length !== 1) return undefined;
+  return statement;
+}
+
+/** The statement form of a helper call the inliner takes. */
+function callSiteOf(call: CallExpression, handlerFn: Node): CallSite | undefined {
+  let child: Node = call;
+  let parent = call.getParent();
+  if (parent && Node.isAwaitExpression(parent)) {
+    child = parent;
+    parent = parent.getParent();
+  }
+  if (!parent || enclosingFunctionOf(call) !== handlerFn) return undefined;
+  // The inlined requests must land on the handler's top level (the phase form takes one request per
+  // top-level statement); elsewhere the attempt would only be undone, at the cost of a second analysis.
+  const handlerBody = (handlerFn as Node & { getBody?: () => Node | undefined }).getBody?.();
+  const inList = (s: Node): s is Statement => s.getParent() === handlerBody;
+  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === child && Node.isAwaitExpression(child)) {
+    const statement = parent.getVariableStatement();
+    if (!statement || statement.getDeclarations().length !== 1 || !Node.isIdentifier(parent.getNameNode()) || !inList(statement)) return undefined;
+    return { call, statement, handlerFn, binding: { kind: 'declare', declKind: statement.getDeclarationKind(), name: parent.getName(), typeText: parent.getTypeNode()?.getText() } };
+  }
+  if (Node.isBinaryExpression(parent) && parent.getOperatorToken().getText() === '=' && parent.getRight() === child && Node.isAwaitExpression(child) && Node.isIdentifier(parent.getLeft())) {
+    const statement = parent.getParent();
+    if (!statement || !Node.isExpressionStatement(statement) || !inList(statement)) return undefined;
+    return { call, statement, handlerFn, binding: { kind: 'assign', target: parent.getLeft().getText() } };
+  }
+  if (Node.isExpressionStatement(parent) && Node.isAwaitExpression(child) && inList(parent)) return { call, statement: parent, handlerFn, binding: { kind: 'discard' } };
+  if (Node.isReturnStatement(parent) && inList(parent) && !insideTry(parent, handlerFn)) return { call, statement: parent, handlerFn, binding: { kind: 'return' } };
+  return undefined;
+}
+
+function insideTry(node: Node, fn: Node): boolean {
+  for (let n: Node | undefined = node; n && n !== fn; n = n.getParent()) {
+    const p = n.getParent();
+    if (p && Node.isTryStatement(p) && p.getTryBlock() === n) return true;
+  }
+  return false;
+}
+
+/** The helper's body in place of the call statement: parameters bound once, the last return bound as the call was. */
+function inlinedText(c: Candidate, site: CallSite): string {
+  const indent = indentOf(site.statement);
+  const body = c.fn.getBody() as Node & { getStatements(): Statement[] };
+  const statements = body.getStatements();
+  const bodyIndent = statements[0] ? indentOf(statements[0]) : '';
+  const reindent = (text: string): string => text.split('\n').map((l, i) => (i === 0 ? l : l.startsWith(bodyIndent) ? indent + l.slice(bodyIndent.length) : l)).join('\n');
+  const lines: string[] = [`// Inlined from helper \`${c.helper.name}\`: its requests are this handler's rounds now.`];
+  const args = site.call.getArguments();
+  c.fn.getParameters().forEach((p, i) => {
+    const arg = args[i]!.getText();
+    if (arg === p.getName()) return;
+    const type = p.getTypeNode()?.getText();
+    lines.push(`const ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
+  });
+  const last = statements[statements.length - 1];
+  const tail = last && Node.isReturnStatement(last) ? last : undefined;
+  for (const s of statements) if (s !== tail) lines.push(reindent(s.getText()));
+  const value = tail?.getExpression()?.getText();
+  const returnType = (c.fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.()?.getText();
+  const resolved = returnType ? /^Promise<([\s\S]*)>$/.exec(returnType)?.[1] : undefined;
+  const b = site.binding;
+  if (b.kind === 'declare') {
+    const type = b.typeText ?? resolved;
+    lines.push(`${b.declKind} ${b.name}${type ? `: ${type}` : ''} = ${value !== undefined ? reindent(value) : 'undefined'};`);
+  } else if (b.kind === 'assign') lines.push(`${b.target} = ${value !== undefined ? reindent(value) : 'undefined'};`);
+  else if (b.kind === 'return') lines.push(`return${value !== undefined ? ` ${reindent(value)}` : ''};`);
+  else if (value !== undefined && !/^[\w$.]+$/.test(value)) lines.push(`void (${reindent(value)});`);
+  return lines.join(`\n${indent}`);
+}
