@@ -164,21 +164,30 @@ const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).co
 const promptText = (p: { description?: string; messages: Array<{ content: unknown }> }) =>
   `${p.description}|${p.messages.map((m) => (m.content as { text?: string }).text).join('\n')}`;
 
-async function v1Conversation(transport: Parameters<V1Client['connect']>[0]): Promise<Conversation> {
+type Capabilities = { elicitation?: object; sampling?: object; roots?: object };
+const ALL_CAPABILITIES: Capabilities = { elicitation: {}, sampling: {}, roots: {} };
+
+async function v1Conversation(transport: Parameters<V1Client['connect']>[0], capabilities = ALL_CAPABILITIES): Promise<Conversation> {
   const asked: string[] = [];
-  const client = new V1Client({ name: 'legacy-2025', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    asked.push(`elicit: ${req.params.message}`);
-    return elicitationAnswer(req.params.message) as never;
-  });
-  client.setRequestHandler(CreateMessageRequestSchema, async () => {
-    asked.push('sample');
-    return SAMPLED as never;
-  });
-  client.setRequestHandler(ListRootsRequestSchema, async () => {
-    asked.push('roots');
-    return { roots: ROOTS };
-  });
+  const client = new V1Client({ name: 'legacy-2025', version: '1.0.0' }, { capabilities });
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(`elicit: ${req.params.message}`);
+      return elicitationAnswer(req.params.message) as never;
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => {
+      asked.push('sample');
+      return SAMPLED as never;
+    });
+  }
+  if (capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked.push('roots');
+      return { roots: ROOTS };
+    });
+  }
   await client.connect(transport);
   return {
     asked,
@@ -188,25 +197,31 @@ async function v1Conversation(transport: Parameters<V1Client['connect']>[0]): Pr
   };
 }
 
-async function mrtrConversation(transport: Parameters<V2Client['connect']>[0]): Promise<Conversation> {
+async function mrtrConversation(transport: Parameters<V2Client['connect']>[0], capabilities = ALL_CAPABILITIES): Promise<Conversation> {
   const asked: string[] = [];
   const client = new V2Client(
     { name: 'mrtr-2026', version: '1.0.0' },
-    { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  client.setRequestHandler('elicitation/create', async (req) => {
-    const message = String((req.params as { message?: string }).message);
-    asked.push(`elicit: ${message}`);
-    return elicitationAnswer(message) as never;
-  });
-  client.setRequestHandler('sampling/createMessage', async () => {
-    asked.push('sample');
-    return SAMPLED as never;
-  });
-  client.setRequestHandler('roots/list', async () => {
-    asked.push('roots');
-    return { roots: ROOTS };
-  });
+  if (capabilities.elicitation) {
+    client.setRequestHandler('elicitation/create', async (req) => {
+      const message = String((req.params as { message?: string }).message);
+      asked.push(`elicit: ${message}`);
+      return elicitationAnswer(message) as never;
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler('sampling/createMessage', async () => {
+      asked.push('sample');
+      return SAMPLED as never;
+    });
+  }
+  if (capabilities.roots) {
+    client.setRequestHandler('roots/list', async () => {
+      asked.push('roots');
+      return { roots: ROOTS };
+    });
+  }
   await client.connect(transport);
   return {
     asked,
@@ -412,6 +427,24 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     }
     expect(era2026.results.recent_activity).toBe(['reserved q3-planning for ada', 'created q3-planning'].join('\n'));
     expect(era2025.results.recent_activity).toBe(['reserved q3-planning for ada', 'created q3-planning', 'reserved q3-planning-2 for ada', 'created q3-planning-2'].join('\n'));
+
+    // the capability check, per request: a client that cannot sample gets the first lines, in one round, on both eras
+    const firstLines = 'Standup: Ship the MRTR migration\nGroceries: Coffee, oat milk, bread.';
+    const noSampling = await mrtrConversation(new StreamableHTTPClientTransport(url, { fetch: counting }), { elicitation: {} });
+    const postsBefore = posts;
+    try {
+      expect(await noSampling.call('summarize_notebook', { slug: 'inbox' })).toBe(firstLines);
+      expect(posts - postsBefore).toBe(1);
+    } finally {
+      await noSampling.close();
+    }
+    const legacyNoSampling = await v1Conversation(new V1HttpTransport(url), { elicitation: {} });
+    try {
+      expect(await legacyNoSampling.call('summarize_notebook', { slug: 'inbox' })).toBe(firstLines);
+    } finally {
+      await legacyNoSampling.close();
+    }
+    expect([...noSampling.asked, ...legacyNoSampling.asked]).toEqual([]);
   }, 60_000);
 
   it('the built stdio entry serves a 2026-07-28 client and a 2025-era v1 client', async () => {
