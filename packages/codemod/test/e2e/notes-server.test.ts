@@ -164,7 +164,7 @@ const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).co
 const promptText = (p: { description?: string; messages: Array<{ content: unknown }> }) =>
   `${p.description}|${p.messages.map((m) => (m.content as { text?: string }).text).join('\n')}`;
 
-type Capabilities = { elicitation?: object; sampling?: object; roots?: object };
+type Capabilities = { elicitation?: Record<string, never>; sampling?: Record<string, never>; roots?: Record<string, never> };
 const ALL_CAPABILITIES: Capabilities = { elicitation: {}, sampling: {}, roots: {} };
 
 async function v1Conversation(transport: Parameters<V1Client['connect']>[0], capabilities = ALL_CAPABILITIES): Promise<Conversation> {
