@@ -332,14 +332,15 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(stdio).toContain('serveStdio(createServer);');
     expect(stdio).not.toContain('.connect(');
     const http = readOut('src/http.ts');
-    expect(http).toContain("const mcpHandler = toNodeHandler(createMcpHandler(createServer, { legacy: 'reject' }));");
-    expect(http).toMatch(/if \(!\(await isLegacyRequest\(await toWebRequest\(req, req\.body\), req\.body\)\)\) \{\s+await mcpHandler\(req, res, req\.body\);\s+return;/);
+    // how it is written is the serving stage's business (fixtures/cases/serving-http-*); that it serves is tested below
+    expect(http).toMatch(/toNodeHandler\(createMcpHandler\(createServer\b/);
+    expect(http).toContain('isLegacyRequest(');
     expect(http).toContain('app.use(express.json());');
     expect(http).toContain('new NodeStreamableHTTPServerTransport({');
 
     // the shared helper asks through ctx for both tools that use it
     expect(readOut('src/tools/confirm.ts')).toContain('inputRequired(');
-    expect(readOut('src/tools/confirm.ts')).toMatch(/export async function confirmDestructive\(server: McpServer, action: string, ctx: ServerContext, key: string\)/);
+    expect(readOut('src/tools/confirm.ts')).toMatch(/export async function confirmDestructive\(server: McpServer, action: string, ctx: \w+, key: string\)/);
     expect(readOut('src/tools/notes.ts')).toMatch(/confirmDestructive\(server, [^\n]*, ctx, '\w+'\)/);
     expect(readOut('src/tools/notebooks.ts')).toMatch(/confirmDestructive\(server, question, ctx, '\w+'\)/);
     const test = readOut('test/tools.test.ts');
@@ -357,7 +358,8 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(all['@modelcontextprotocol/client']).toMatch(/^\^2\.\d+\.\d+$/);
     expect(manifest.dependencies.express).toBe(original.dependencies.express);
     expect(manifest.dependencies.zod).toBe(original.dependencies.zod);
-    expect(manifest.devDependencies).toEqual(original.devDependencies);
+    // wherever the client lands (only the tests import it), the other dev dependencies are untouched
+    expect(Object.fromEntries(Object.entries(manifest.devDependencies).filter(([name]) => name !== '@modelcontextprotocol/client'))).toEqual(original.devDependencies);
     expect(report.packageJson).toEqual([
       {
         path: 'package.json',
