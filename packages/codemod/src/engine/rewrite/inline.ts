@@ -18,7 +18,7 @@ import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, t
 import { computeReaches } from '../reach/index.js';
 import { findRegistrations, findSites } from '../find/index.js';
 import type { Handler, Reach, Site } from '../model.js';
-import { functionWithBody, type FunctionWithBody } from './analyse.js';
+import { definitelyExits, functionWithBody, type FunctionWithBody } from './analyse.js';
 import { helperName } from './helper.js';
 import { indentOf, type TextEdit } from './text.js';
 
@@ -237,9 +237,10 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
   if ((fn as unknown as { isAsync?: () => boolean }).isAsync?.() !== true) return undefined;
   const body = fn.getBody() as Node & { getStatements(): Statement[] };
   const statements = body.getStatements();
-  // Returns only as the last statement; nothing that binds differently once inlined.
+  // Returns only as the last statement (or anywhere when every call is `return f(...)`: the helper's
+  // returns are then the handler's); nothing that binds differently once inlined.
   const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => enclosingFunctionOf(r) === fnNode);
-  if (returns.some((r) => r !== statements[statements.length - 1])) return undefined;
+  const earlyReturns = returns.some((r) => r !== statements[statements.length - 1]);
   const own = body.getDescendants().filter((d) => enclosingFunctionOf(d) === fnNode || d === body);
   if (own.some((d) => d.getKind() === SyntaxKind.ThisKeyword || (Node.isIdentifier(d) && d.getText() === 'arguments'))) return undefined;
   if (body.getDescendantsOfKind(SyntaxKind.VariableDeclarationList).some((l) => l.getDeclarationKind() === 'var')) return undefined;
@@ -263,6 +264,7 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
     if (call.getArguments().length !== params.length) return undefined;
     calls.push(site);
   }
+  if (earlyReturns && calls.some((c) => c.binding.kind !== 'return')) return undefined;
   const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
   if (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
   // Name clashes between the helper's locals/parameters and the calling handler.
@@ -354,6 +356,12 @@ function inlinedText(c: Candidate, site: CallSite): string {
     lines.push(`const ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
   });
   const last = statements[statements.length - 1];
+  if (site.binding.kind === 'return') {
+    // `return f(...)`: the helper's statements as they are, its returns now the handler's.
+    for (const s of statements) lines.push(reindent(s.getText()));
+    if (!definitelyExits(last)) lines.push('return undefined;');
+    return lines.join(`\n${indent}`);
+  }
   const tail = last && Node.isReturnStatement(last) ? last : undefined;
   for (const s of statements) if (s !== tail) lines.push(reindent(s.getText()));
   const value = tail?.getExpression()?.getText();
@@ -364,7 +372,6 @@ function inlinedText(c: Candidate, site: CallSite): string {
     const type = b.typeText ?? resolved;
     lines.push(`${b.declKind} ${b.name}${type ? `: ${type}` : ''} = ${value !== undefined ? reindent(value) : 'undefined'};`);
   } else if (b.kind === 'assign') lines.push(`${b.target} = ${value !== undefined ? reindent(value) : 'undefined'};`);
-  else if (b.kind === 'return') lines.push(`return${value !== undefined ? ` ${reindent(value)}` : ''};`);
   else if (value !== undefined && !/^[\w$.]+$/.test(value)) lines.push(`void (${reindent(value)});`);
   return lines.join(`\n${indent}`);
 }
