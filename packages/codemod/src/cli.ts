@@ -136,14 +136,19 @@ async function analyse(
   const { migrateProject } = await import('./migrate.js');
   let result: MigrationResult;
   try {
-    result = await migrateProject(paths, {
-      write: false,
-      cwd,
-      ignore: options.ignore,
-      ...(options.tsconfig ? { tsconfig: path.resolve(cwd, options.tsconfig) } : {}),
-      ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
-      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
-    });
+    result = await migrateProject(
+      paths,
+      {
+        write: false,
+        cwd,
+        ignore: options.ignore,
+        ...(options.tsconfig ? { tsconfig: path.resolve(cwd, options.tsconfig) } : {}),
+        ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
+        ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+      },
+      // the same walk validatePaths did: not done twice
+      discovery,
+    );
   } finally {
     progress.end();
   }

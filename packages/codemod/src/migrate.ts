@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Project, ts, type FileSystemHost, type SourceFile } from 'ts-morph';
 import { DEFAULT_STATE_KEY_ENV, MCP_PACKAGE_PREFIX, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
-import { discoverFiles } from './discover.js';
+import { discoverFiles, type Discovery } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
 import { buildLineMap, identityLineMap, type LineMap } from './engine/line-map.js';
 import { addMarkers, type MarkerRequest } from './engine/markers.js';
@@ -44,10 +44,13 @@ export interface SourceInput {
   readError?: string;
 }
 
-/** Migrates the files under `paths`. Writes nothing unless `options.write`. */
-export async function migrateProject(paths: string[], options: MigrateOptions = {}): Promise<MigrationResult> {
+/**
+ * Migrates the files under `paths`. Writes nothing unless `options.write`. `discovered`: the result
+ * of `discoverFiles` for the same paths, cwd and ignore list, when the caller has it already.
+ */
+export async function migrateProject(paths: string[], options: MigrateOptions = {}, discovered?: Discovery): Promise<MigrationResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const discovery = discoverFiles(paths, { cwd, ignore: options.ignore });
+  const discovery = discovered ?? discoverFiles(paths, { cwd, ignore: options.ignore });
   const inputs: SourceInput[] = discovery.files.map((file) => {
     try {
       return { path: file, bytes: fs.readFileSync(file) };
