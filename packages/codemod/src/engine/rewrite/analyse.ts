@@ -166,6 +166,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
       if (all) {
         if (/allSettled/.test(all.getExpression().getText())) throw new Obstacle(`${label} is inside Promise.allSettled: per-request failure results have no MRTR equivalent`);
         const base = pointForAwaited(all, fn, label);
+        if (base.then) throw new Obstacle(`${label} is in a Promise.all consumed through a .then() promise chain`);
         add({ kind: 'parallel', ...base, sites: [site], keys: [] });
         continue;
       }
@@ -178,6 +179,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
     const step = path[0]!;
     const name = abbreviate(step.call.getExpression().getText(), 40);
     const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``, true);
+    if (base.then) throw new Obstacle(`the call to helper \`${name}\` is consumed through a .then() promise chain`);
     add({ kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee, innerPath: path.slice(1) });
   }
   const points = [...byStatement.values()].sort((a, b) => a.statement.getStart() - b.statement.getStart());

@@ -116,14 +116,14 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
   const knownTypes = new Map<string, string>();
   for (const point of work.points) {
-    if (point.kind === 'direct' && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
+    if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
     if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
   }
   // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
   // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
   const untyped = new Map(declaredIn(statements).filter((d) => d.initializer === undefined && Node.isVariableDeclaration(d.id.getParent()) && !(d.id.getParent() as Node & { getTypeNode(): Node | undefined }).getTypeNode()).map((d) => [d.name, d]));
   for (const point of work.points) {
-    if (point.kind !== 'direct' || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
+    if (point.kind !== 'direct' || point.then || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
     const name = point.binding.target;
     const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
     if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);

@@ -11,7 +11,7 @@ import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
 import { capabilityEdits, pascal, reindent, type FileWork } from './emit-handler.js';
-import { askWithState, baseName, bindingLines, hoistLines, transitionLines } from './emit-point.js';
+import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
 import { classifyLive, declaredIn, referencedLater } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
@@ -142,8 +142,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
   pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask1(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
   pointBody.push(`${resuming} = false;`, ...(read.afterAnswer ?? []));
-  if (point.binding.kind === 'hoist') pointBody.push(...hoistLines(point, scoped1, read.value!, read.valueType).lines);
-  else pointBody.push(...bindingLines(point.binding, read.value!, read.valueType, scoped1));
+  pointBody.push(...pointBindingLines(point, read.value!, read.valueType, scoped1));
   const body: string[] = [...itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(pointBody, false)] : pointBody)];
   body.push(...plan.after.map(segText));
   if (plan.kind === 'for' && Node.isForStatement(loop)) {

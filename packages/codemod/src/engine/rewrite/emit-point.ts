@@ -74,10 +74,27 @@ export function mergedLines(leader: RequestPoint, env: EmitEnv, ask: AskStyle): 
   lines.push(`  ${ask(`{ ${plans.map((plan, i) => `${keyProperty(group[i]!.keys[0]!)}: ${plan.builder}`).join(', ')} }`)}`);
   lines.push('}');
   for (const plan of plans) lines.push(...(plan.afterAnswer ?? []));
-  lines.push(...bindingLines(leader.binding, plans[0]!.value!, plans[0]!.valueType, env));
+  lines.push(...pointBindingLines(leader, plans[0]!.value!, plans[0]!.valueType, env));
   const followers = new Map<RequestPoint, string[]>();
-  group.slice(1).forEach((p, i) => followers.set(p, bindingLines(p.binding, plans[i + 1]!.value!, plans[i + 1]!.valueType, env)));
+  group.slice(1).forEach((p, i) => followers.set(p, pointBindingLines(p, plans[i + 1]!.value!, plans[i + 1]!.valueType, env)));
   return { leader: lines, followers };
+}
+
+/**
+ * The value bound for a point's answer. `await request.then(cb)`: the answer in a const of the legacy
+ * result type first (`pre`), then `await (cb)(thatConst)` (no longer the result type).
+ */
+export function boundValue(point: RequestPoint, value: string, valueType: string | undefined, env: EmitEnv): { pre: string[]; value: string; type: string | undefined } {
+  if (!point.then) return { pre: [], value, type: valueType };
+  const name = env.names.take(`${baseName(point.keys[0] ?? 'answer')}Result`);
+  return { pre: [`const ${name}${env.ts && valueType ? `: ${valueType}` : ''} = ${value};`], value: `await (${point.then.getText()})(${name})`, type: undefined };
+}
+
+/** Binding lines for a point's answer (see boundValue). */
+export function pointBindingLines(point: RequestPoint, value: string, valueType: string | undefined, env: EmitEnv): string[] {
+  const bound = boundValue(point, value, valueType, env);
+  if (point.binding.kind === 'hoist') return [...bound.pre, ...hoistLines(point, env, bound.value, bound.type).lines];
+  return [...bound.pre, ...bindingLines(point.binding, bound.value, bound.type, env)];
 }
 
 /** Read-or-ask for a direct or parallel point; `ask` decides how the round is returned. */
@@ -98,13 +115,7 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
       const name = point.elementNames![i]!;
       lines.push(`${decl} ${name}${env.ts && plan.valueType ? `: ${plan.valueType}` : ''} = ${plan.value};`);
     });
-  } else if (point.binding.kind === 'hoist') {
-    const plan = plans[0]!;
-    lines.push(...hoistLines(point, env, plan.value!, plan.valueType).lines);
-  } else {
-    const plan = plans[0]!;
-    lines.push(...bindingLines(point.binding, plan.value!, plan.valueType, env));
-  }
+  } else lines.push(...pointBindingLines(point, plans[0]!.value!, plans[0]!.valueType, env));
   return lines;
 }
 

@@ -61,7 +61,9 @@ export function planHelper(fnNode: Node, sites: Site[], inner: CallPathStep[][] 
   if (innerCalls.length === 1) {
     const step = inner.find((p) => p.length > 0)![0]!;
     what = `the call to helper \`${abbreviate(step.call.getExpression().getText(), 40)}\` in helper \`${name}\``;
-    point = { kind: 'helper', ...pointForAwaited(step.call, fn, what), sites: [site], keys: [], helperCall: step.call, helperFn: step.callee };
+    const base = pointForAwaited(step.call, fn, what);
+    if (base.then) throw new Obstacle(`${what} is consumed through a .then() promise chain`);
+    point = { kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee };
   } else {
     if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
     what = `${siteLabel(site)} in helper \`${name}\``;

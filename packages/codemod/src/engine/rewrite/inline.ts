@@ -277,13 +277,24 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
     const args = c.call.getArguments();
     for (const local of locals) {
       const index = params.findIndex((p) => p.getName() === local);
-      if (index >= 0 && args[index]!.getText() === local) continue; // substituted: the same variable
+      // Substituted: the same variable (unless the helper assigns its copy).
+      if (index >= 0 && args[index]!.getText() === local) {
+        if (isReassigned(body, local)) return undefined;
+        continue;
+      }
       if (handlerNames.has(local)) return undefined;
     }
     for (const name of free) if (handlerDeclared.has(name)) return undefined;
     if (c.binding.kind === 'declare' && locals.has(c.binding.name)) return undefined;
   }
   return { helper: { id, name }, fn, declaration, calls, sites: [...sites].sort((a, b) => a.node.getStart() - b.node.getStart()) };
+}
+
+function isReassigned(body: Node, name: string): boolean {
+  return (
+    body.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((e) => /^(=|\+=|-=|\*=|\/=|%=|\*\*=|\?\?=|\|\|=|&&=)$/.test(e.getOperatorToken().getText()) && e.getLeft().getText() === name) ||
+    body.getDescendants().some((d) => (Node.isPrefixUnaryExpression(d) || Node.isPostfixUnaryExpression(d)) && /\+\+|--/.test(d.getText()) && d.getOperand().getText() === name)
+  );
 }
 
 function isPropertyName(id: Node): boolean {
@@ -353,7 +364,8 @@ function inlinedText(c: Candidate, site: CallSite): string {
     const arg = args[i]!.getText();
     if (arg === p.getName()) return;
     const type = p.getTypeNode()?.getText();
-    lines.push(`const ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
+    const reassigned = isReassigned(body, p.getName());
+    lines.push(`${reassigned ? 'let' : 'const'} ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
   });
   const last = statements[statements.length - 1];
   if (site.binding.kind === 'return') {

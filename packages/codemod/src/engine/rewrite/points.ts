@@ -47,6 +47,8 @@ export interface RequestPoint {
   merged?: RequestPoint[];
   /** Set on a point asked together with an earlier one: only its binding stays in place. */
   mergedInto?: RequestPoint;
+  /** `await x.elicitInput(...).then(cb)`: what receives the answer gets `await (cb)(answer)`. */
+  then?: Node;
 }
 
 const LOOP_KINDS = new Set([
@@ -132,7 +134,7 @@ export function checkStatementPath(statement: Statement, fn: Node, what: string,
 }
 
 /** Request point for an awaited expression (a site call or a helper call) inside `fn`. */
-export function pointForAwaited(expr: Node, fn: Node, what: string, allowShortCircuit = false): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> {
+export function pointForAwaited(expr: Node, fn: Node, what: string, allowShortCircuit = false): Omit<RequestPoint, 'kind' | 'sites' | 'keys'> & { then?: Node } {
   const owner = enclosingFunction(expr);
   if (owner !== fn) {
     if (owner) throw new Obstacle(`${what} is inside ${describeFunction(owner)}, not awaited by the handler itself`);
@@ -144,6 +146,13 @@ export function pointForAwaited(expr: Node, fn: Node, what: string, allowShortCi
       // `return helper(...)` in an async function outside a try block is `return await helper(...)`.
       if (isAsyncFunction(fn) && !insideTryBlock(parent, fn) && isListStatement(parent)) return { statement: parent, binding: { kind: 'hoist', awaitNode: child } };
       throw new Obstacle(`${what} is returned as a promise without await (line ${line(parent)})${isAsyncFunction(fn) ? ' inside a try block, where awaiting it would change which errors the catch sees' : ' from a function that is not async'}`);
+    }
+    const chained = parent?.getParent();
+    if (parent && Node.isPropertyAccessExpression(parent) && parent.getName() === 'then' && parent.getExpression() === child && chained && Node.isCallExpression(chained) && chained.getExpression() === parent) {
+      // `await request.then(cb)` is `await cb(await request)` when cb is a plain callback of the answer.
+      const [cb, ...rest] = chained.getArguments();
+      const usable = cb && rest.length === 0 && (Node.isArrowFunction(cb) || Node.isFunctionExpression(cb)) && cb.getParameters().length <= 1 && !cb.getDescendants().some((d) => d.getKind() === SyntaxKind.ThisKeyword);
+      if (usable && valueParent(chained).awaited) return { ...pointForAwaited(chained, fn, what), then: cb };
     }
     if (parent && Node.isPropertyAccessExpression(parent) && /^(then|catch|finally)$/.test(parent.getName())) {
       throw new Obstacle(`${what} is consumed through a .${parent.getName()}() promise chain`);
