@@ -573,30 +573,17 @@ function restoreText(_project: Project, file: LoadedFile, text: string): void {
 
 function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost): Project {
   if (tsconfig) {
-    let project: Project | undefined = undefined;
-    project = new Project({
+    // Types come from dependencies and from every project file the loaded files import
+    // (transitively, TypeScript's own resolution): a value returned by `lookup()` from `./store.js`
+    // must keep its type, or a handler carrying it across a round is flagged as unprovable. Files
+    // nothing loaded imports stay out of the program.
+    return new Project({
       tsConfigFilePath: tsconfig,
       fileSystem,
       skipAddingFilesFromTsConfig: true,
       skipFileDependencyResolution: true,
       compilerOptions: { allowJs: true, noEmit: true, skipLibCheck: true },
-      resolutionHost: (host, getOptions) => ({
-        // Types come from dependencies (node_modules, declaration files) and from the files we
-        // loaded; other project sources stay out of the program, so it never grows to the whole
-        // repository through its imports.
-        resolveModuleNames(moduleNames: string[], containingFile: string) {
-          const options = getOptions();
-          return moduleNames.map((name) => {
-            const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
-            if (!resolved) return undefined;
-            const file = resolved.resolvedFileName;
-            if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;
-            return project?.getSourceFile(file) ? resolved : undefined;
-          });
-        },
-      }),
     });
-    return project;
   }
   // Syntactic mode: no lib, no module resolution into node_modules; symbols across the loaded
   // project files still resolve.

@@ -125,6 +125,38 @@ describe('migrateProject: pre-filter and project', () => {
     expect(sitesOf(withFilter)).toHaveLength(2);
   });
 
+  it('keeps the types of values from imported MCP-free modules (the pre-filter does not cut them off)', async () => {
+    const store = `export interface Notebook { slug: string; title: string }\nexport function lookup(id: string): Notebook {\n  return { slug: id, title: id.toUpperCase() };\n}\n`;
+    const server = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { lookup } from './store.js';
+import { record } from './log.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'books', version: '1.0.0' });
+  server.registerTool('rename', { inputSchema: { id: z.string() } }, async ({ id }) => {
+    const notebook = lookup(id);
+    const first = await server.server.elicitInput({ message: \`New title for \${notebook.title}?\`, requestedSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } });
+    if (first.action !== 'accept') return { content: [{ type: 'text', text: 'Kept.' }] };
+    record(notebook.slug);
+    const second = await server.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+    return { content: [{ type: 'text', text: second.action === 'accept' ? \`Renamed \${notebook.slug} to \${String(first.content?.title)}.\` : 'Kept.' }] };
+  });
+  return server;
+}
+`;
+    const dir = tree({ 'src/server.ts': server, 'src/store.ts': store, 'src/log.ts': `export function record(slug: string): void {\n  console.log(slug);\n}\n` }, { typed: true });
+    const result = await migrateProject(['src'], { cwd: dir });
+    const sites = result.files.flatMap((f) => f.sites.map((s) => [path.basename(f.path), s.line, s.status, s.reason ?? '']));
+    expect(sites.map((s) => s.slice(0, 3))).toEqual([
+      ['server.ts', 10, 'migrated'],
+      ['server.ts', 13, 'migrated'],
+    ]);
+    expect(result.files.find((f) => f.path.endsWith('store.ts'))!.status).toBe('unchanged');
+    // the state type spells Notebook out (server.ts does not import the name)
+    expect(result.files.find((f) => f.path.endsWith('server.ts'))!.output).toContain('notebook: { slug: string; title: string }');
+  });
+
   it('plans the package.json change from the v1 SDK to the v2 server package', async () => {
     const manifest = `{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.0",\n    "zod": "^4.2.0"\n  }\n}\n`;
     const dir = tree({ 'package.json': manifest, 'src/server.ts': V1_TIMER });

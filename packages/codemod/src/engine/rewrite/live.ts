@@ -119,10 +119,63 @@ function syntacticallyJson(init: Node | undefined): boolean {
 }
 
 function typeText(node: Node, init: Node | undefined): string | undefined {
-  const text = node.getType().getText(node, TypeFormatFlags.NoTruncation | TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
-  if (text.includes('import(')) return undefined;
+  const type = node.getType();
+  // names in scope at the declaration print as themselves; a type declared in a module this file
+  // does not import (`lookup()` returning `Notebook` from ./store.js) prints as `import("…")`, and
+  // is spelled out structurally instead (it is a JSON type: primitives, literals, arrays, objects)
+  const text = type.getText(node, TypeFormatFlags.NoTruncation);
+  if (text.includes('import(')) return structuralText(type, node, 0);
   if (/\bany\b/.test(text)) return syntacticType(init);
   return text;
+}
+
+const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/** A JSON type written out without naming any declared type; undefined when it is not one. */
+function structuralText(type: Type, at: Node, depth: number): string | undefined {
+  if (depth > 10) return undefined;
+  if (type.isAny() || type.isUnknown()) return undefined;
+  if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isLiteral() || type.isBooleanLiteral()) {
+    return type.getText(at, TypeFormatFlags.NoTruncation);
+  }
+  const wrap = (t: string | undefined) => (t !== undefined && /[|&]/.test(t) ? `(${t})` : t);
+  const members = type.isUnion() ? { parts: type.getUnionTypes(), join: ' | ' } : type.isIntersection() ? { parts: type.getIntersectionTypes(), join: ' & ' } : undefined;
+  if (members) {
+    const parts = members.parts.map((t) => wrap(structuralText(t, at, depth + 1)));
+    return parts.some((p) => p === undefined) ? undefined : parts.join(members.join);
+  }
+  if (type.isArray()) {
+    const element = wrap(structuralText(type.getArrayElementTypeOrThrow(), at, depth + 1));
+    return element === undefined ? undefined : `${element}[]`;
+  }
+  if (type.isTuple()) {
+    const elements = type.getTupleElements().map((t) => structuralText(t, at, depth + 1));
+    return elements.some((e) => e === undefined) ? undefined : `[${elements.join(', ')}]`;
+  }
+  if (type.isObject() && type.getCallSignatures().length === 0 && type.getConstructSignatures().length === 0) {
+    const fields: string[] = [];
+    for (const property of type.getProperties()) {
+      const name = property.getName();
+      const optional = property.isOptional();
+      let propertyType = property.getTypeAtLocation(at);
+      // `title?: string` is `string | undefined` to the checker: the `?` says it already
+      if (optional && propertyType.isUnion()) {
+        const defined = propertyType.getUnionTypes().filter((t) => !t.isUndefined());
+        if (defined.length === 1) propertyType = defined[0]!;
+      }
+      const text = structuralText(propertyType, at, depth + 1);
+      if (text === undefined) return undefined;
+      fields.push(`${IDENTIFIER_NAME.test(name) ? name : JSON.stringify(name)}${optional ? '?' : ''}: ${text}`);
+    }
+    const index = type.getStringIndexType();
+    if (index) {
+      const value = structuralText(index, at, depth + 1);
+      if (value === undefined) return undefined;
+      fields.push(`[key: string]: ${value}`);
+    }
+    return fields.length === 0 ? '{}' : `{ ${fields.join('; ')} }`;
+  }
+  return undefined;
 }
 
 /** Type of a JSON value from its initializer alone (no type information loaded). */
