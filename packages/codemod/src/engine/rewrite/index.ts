@@ -26,6 +26,7 @@ import {
   CODEC_EXPORT,
   DIGEST_EXPORT,
   ensureStateModule,
+  stateModuleHome,
   flavourOf,
   serverConstructionsFor,
   specifierFor,
@@ -260,8 +261,10 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
 function applyPlan(project: Project, plan: Plan, options: RewriteOptions): RewriteOutcome {
   const createdFiles: string[] = [];
   const stateModules = new Map<SourceFile, SourceFile>();
+  const importers = [...[...plan.files].filter(([, fw]) => fw.needsState).map(([file]) => file), ...[...plan.constructions].map((c) => c.getSourceFile())];
+  const home = (file: SourceFile) => stateModuleHome(file, importers.filter((f) => flavourOf(f) === flavourOf(file)));
   for (const [file, fw] of plan.files) {
-    if (fw.needsState) stateModules.set(file, ensureStateModule(project, file, options.stateKeyEnv, createdFiles));
+    if (fw.needsState) stateModules.set(file, ensureStateModule(project, file, options.stateKeyEnv, createdFiles, home(file)));
   }
   const wiring = new Map<SourceFile, TextEdit[]>();
   for (const construction of plan.constructions) {
@@ -269,7 +272,7 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     if (!edit) continue;
     const file = construction.getSourceFile();
     wiring.set(file, [...(wiring.get(file) ?? []), edit]);
-    if (!stateModules.has(file)) stateModules.set(file, [...stateModules.values()][0] ?? ensureStateModule(project, file, options.stateKeyEnv, createdFiles));
+    if (!stateModules.has(file)) stateModules.set(file, [...stateModules.values()][0] ?? ensureStateModule(project, file, options.stateKeyEnv, createdFiles, home(file)));
   }
   const touched = new Set<SourceFile>([...plan.files.keys(), ...wiring.keys()]);
   for (const file of touched) {

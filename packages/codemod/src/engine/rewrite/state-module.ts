@@ -72,23 +72,48 @@ ${exportFn} ${DIGEST_EXPORT}(handler${ts ? ': string' : ''}, args${ts ? ': unkno
 ${tail}`;
 }
 
-/** Finds or creates the codec module for `file`'s flavour; returns it and whether it was created. */
-export function ensureStateModule(project: Project, file: SourceFile, keyEnv: string, created: string[]): SourceFile {
+/**
+ * Finds or creates the codec module for `file`'s flavour; a new one goes to `home` (the directory
+ * its importers share, see `stateModuleHome`).
+ */
+export function ensureStateModule(project: Project, file: SourceFile, keyEnv: string, created: string[], home = path.dirname(file.getFilePath())): SourceFile {
   const flavour = flavourOf(file);
   const ext = moduleExtension(file, flavour);
   const existing = project
     .getSourceFiles()
-    .find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}` && path.dirname(f.getFilePath()) === path.dirname(file.getFilePath()));
+    .find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}` && path.dirname(f.getFilePath()) === home);
   if (existing) return existing;
   const anywhere = project.getSourceFiles().find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}`);
   if (anywhere) return anywhere;
-  const target = path.join(path.dirname(file.getFilePath()), `${STATE_MODULE_BASENAME}${ext}`);
+  const target = path.join(home, `${STATE_MODULE_BASENAME}${ext}`);
   // On disk but not loaded (not a candidate file): reuse it as is; a second run creates nothing.
   const onDisk = project.getFileSystem().fileExistsSync(target) ? project.addSourceFileAtPathIfExists(target) : undefined;
   if (onDisk) return onDisk;
   const module = project.createSourceFile(target, moduleText(flavour, keyEnv), { overwrite: false });
   created.push(target);
   return module;
+}
+
+/**
+ * Where a new codec module goes: the deepest directory shared by every file that will import it
+ * (handlers in `src/tools/`, the server construction in `src/` → `src/`), as long as that stays
+ * inside the files' own package; otherwise next to `first`.
+ */
+export function stateModuleHome(first: SourceFile, importers: SourceFile[]): string {
+  const dirs = [...new Set(importers.map((f) => path.dirname(f.getFilePath())))];
+  let common = dirs[0] ?? path.dirname(first.getFilePath());
+  for (const dir of dirs) while (common !== path.dirname(common) && !`${dir}${path.sep}`.startsWith(`${common}${path.sep}`) && dir !== common) common = path.dirname(common);
+  const fs = first.getProject().getFileSystem();
+  const packageRoot = (dir: string): string | undefined => {
+    for (let d = dir; ; d = path.dirname(d)) {
+      if (fs.fileExistsSync(path.join(d, 'package.json'))) return d;
+      if (d === path.dirname(d)) return undefined;
+    }
+  };
+  const roots = new Set(dirs.map(packageRoot));
+  const root = roots.size === 1 ? [...roots][0] : undefined;
+  const inside = root !== undefined && (common === root || common.startsWith(`${root}${path.sep}`));
+  return inside ? common : path.dirname(first.getFilePath());
 }
 
 /** Module specifier to import `module` from `file`, following the file's own relative-import style. */
