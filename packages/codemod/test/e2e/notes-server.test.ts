@@ -342,7 +342,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(readOut('src/tools/confirm.ts')).toContain('inputRequired(');
     expect(readOut('src/tools/confirm.ts')).toMatch(/export async function confirmDestructive\(server: McpServer, action: string, ctx: \w+, key: string\)/);
     expect(readOut('src/tools/notes.ts')).toMatch(/confirmDestructive\(server, [^\n]*, ctx, '\w+'\)/);
-    expect(readOut('src/tools/notebooks.ts')).toMatch(/confirmDestructive\(server, question, ctx, '\w+'\)/);
+    expect(readOut('src/tools/notebooks.ts')).toMatch(/confirmDestructive\(server, `Archive \$\{notebook\.title\} and its \$\{notebook\.notes\.length\} notes`, ctx, '\w+'\)/);
     const test = readOut('test/tools.test.ts');
     expect(test).not.toContain('spyOn(');
     expect(test).toContain("client.setRequestHandler('sampling/createMessage', (request) => sample(request.params));");
