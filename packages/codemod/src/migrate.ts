@@ -398,7 +398,10 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
 
   const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const packageJsonChanges: PackageJsonChange[] = env.manifests
-    ? planPackageJsonChanges(files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })))
+    ? planPackageJsonChanges(
+        files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
+        new Set(files.map((f) => f.path)),
+      )
     : [];
   const allSites = files.flatMap((f) => f.sites);
   timings.mark('report');

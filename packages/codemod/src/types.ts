@@ -56,6 +56,8 @@ export interface PackageJsonChange {
   path: string;
   removed: Record<string, string>;
   added: Record<string, string>;
+  /** Why something expected did not happen (the v1 SDK kept because files outside the run import it). */
+  notes?: string[];
   original: string;
   output: string;
 }

@@ -52,3 +52,43 @@ describe('planPackageJsonChanges: which manifest a file belongs to', () => {
     expect(planPackageJsonChanges([{ path: file, text: `const sdk = require("@modelcontextprotocol/sdk/types.js");\n` }])).toEqual([]);
   });
 });
+
+describe('planPackageJsonChanges: files outside the run, test-only packages', () => {
+  function project(files: Record<string, string>, manifest: object): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-manifest-'));
+    dirs.push(dir);
+    fs.mkdirSync(path.join(dir, '.git'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    return dir;
+  }
+  const V1_TEST = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';\n`;
+
+  it('keeps the v1 SDK, with a note, while a file this run did not cover still imports it (migrate src/ with test/ on v1)', () => {
+    const dir = project({ 'src/server.ts': MIGRATED, 'test/server.test.ts': V1_TEST }, { dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } });
+    const server = path.join(dir, 'src/server.ts');
+    const changes = planPackageJsonChanges([{ path: server, text: MIGRATED }], new Set([server]));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.removed).toEqual({});
+    expect(changes[0]!.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(changes[0]!.notes).toEqual([expect.stringMatching(/^@modelcontextprotocol\/sdk kept: test\/server\.test\.ts \(not in this run\) still import it/)]);
+    expect(JSON.parse(changes[0]!.output).dependencies).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0' });
+  });
+
+  it('removes the v1 SDK when the run covers every file that imported it', () => {
+    const dir = project({ 'src/server.ts': MIGRATED, 'test/server.test.ts': V1_TEST }, { dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } });
+    const server = path.join(dir, 'src/server.ts');
+    const test = path.join(dir, 'test/server.test.ts');
+    const migratedTest = `import { Client } from '@modelcontextprotocol/client';\n`;
+    const changes = planPackageJsonChanges([{ path: server, text: MIGRATED }, { path: test, text: migratedTest }], new Set([server, test]));
+    expect(changes[0]!.removed).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2' });
+    expect(changes[0]!.notes).toBeUndefined();
+    // the client package is only used by tests: a dev dependency
+    const json = JSON.parse(changes[0]!.output);
+    expect(json.dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(json.devDependencies).toEqual({ '@modelcontextprotocol/client': '^2.4.0' });
+  });
+});

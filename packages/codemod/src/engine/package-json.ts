@@ -1,28 +1,51 @@
 /**
  * package.json dependency changes of a v1 project: `@modelcontextprotocol/sdk` out, the v2 packages
- * the migrated files import (`@modelcontextprotocol/server`, `/client` when used, ...) in, in the
- * same section. Only planned here; written by the caller (fs/atomic-write) like every other file.
+ * the migrated files import (`@modelcontextprotocol/server`, `/client` when used, ...) in. A package
+ * that only test files import goes to devDependencies. The SDK stays while any source file of the
+ * package still imports it, including files this run did not cover (`migrate src/` leaves `test/`
+ * on v1). Only planned here; written by the caller (fs/atomic-write) like every other file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
+import { discoverFiles } from '../discover.js';
+import { looksLikeTestFile } from '../report/test-mocks.js';
 import { isV1Source } from './upgrade.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
 
-export function planPackageJsonChanges(files: Array<{ path: string; text: string }>): PackageJsonChange[] {
-  const owned = new Map<string, string[]>();
+/** Files of the package outside this run that still import the v1 SDK (relative paths, a few). */
+function v1ImportersOutside(manifestPath: string, inRun: ReadonlySet<string>): string[] {
+  const dir = path.dirname(manifestPath);
+  const found: string[] = [];
+  for (const file of discoverFiles([dir], { cwd: dir }).files) {
+    if (inRun.has(file)) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    if (isV1Source(text)) found.push(path.relative(dir, file));
+    if (found.length >= 3) break;
+  }
+  return found;
+}
+
+export function planPackageJsonChanges(files: Array<{ path: string; text: string }>, inRun: ReadonlySet<string> = new Set(files.map((f) => f.path))): PackageJsonChange[] {
+  const owned = new Map<string, Array<{ path: string; text: string }>>();
   const cache = new Map<string, string | undefined>();
   for (const file of files) {
     const manifest = nearestManifest(path.dirname(file.path), cache);
     if (!manifest) continue;
     const list = owned.get(manifest) ?? [];
-    list.push(file.text);
+    list.push(file);
     owned.set(manifest, list);
   }
   const changes: PackageJsonChange[] = [];
-  for (const [manifestPath, texts] of owned) {
+  for (const [manifestPath, owners] of owned) {
+    const texts = owners.map((f) => f.text);
     let original: string;
     let json: Record<string, Record<string, string> | unknown>;
     try {
@@ -34,24 +57,46 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
     const section = SECTIONS.find((s) => isRecord(json[s]) && LEGACY_SDK_PACKAGE in (json[s] as Record<string, string>));
     if (!section) continue;
     const deps = json[section] as Record<string, string>;
-    // A file still importing the v1 SDK (e.g. a v1 CommonJS file the official codemod does not upgrade) keeps it declared.
-    const keepLegacy = texts.some(isV1Source);
+    // A file still importing the v1 SDK (e.g. a v1 CommonJS file the official codemod does not upgrade,
+    // or a file this run did not cover) keeps it declared.
+    const notes: string[] = [];
+    let keepLegacy = texts.some(isV1Source);
+    if (!keepLegacy) {
+      const outside = v1ImportersOutside(manifestPath, inRun);
+      if (outside.length > 0) {
+        keepLegacy = true;
+        notes.push(`${LEGACY_SDK_PACKAGE} kept: ${outside.join(', ')}${outside.length >= 3 ? ', ...' : ''} (not in this run) still import it; migrate them too, then remove it`);
+      }
+    }
     const removed: Record<string, string> = keepLegacy ? {} : { [LEGACY_SDK_PACKAGE]: deps[LEGACY_SDK_PACKAGE]! };
     const added: Record<string, string> = {};
-    const used = usedV2Packages(texts);
+    const addedTo: Record<string, (typeof SECTIONS)[number]> = {};
     const declared = (name: string) => SECTIONS.some((s) => isRecord(json[s]) && name in (json[s] as Record<string, string>));
-    for (const name of used) if (!declared(name)) added[name] = V2_PACKAGE_VERSIONS[name] ?? TARGET_SERVER_VERSION;
-    if (keepLegacy && Object.keys(added).length === 0) continue;
-    const wasSorted = isSorted(Object.keys(deps));
-    const next: Record<string, string> = {};
-    for (const [name, range] of Object.entries(deps)) if (keepLegacy || name !== LEGACY_SDK_PACKAGE) next[name] = range;
-    Object.assign(next, added);
-    json[section] = wasSorted ? Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : next;
+    for (const name of usedV2Packages(texts)) {
+      if (declared(name)) continue;
+      added[name] = V2_PACKAGE_VERSIONS[name] ?? TARGET_SERVER_VERSION;
+      const onlyTests = owners.filter((f) => usedV2Packages([f.text]).includes(name)).every((f) => looksLikeTestFile(f.path, f.text));
+      addedTo[name] = onlyTests ? 'devDependencies' : section;
+    }
+    if (keepLegacy && Object.keys(added).length === 0) {
+      if (notes.length > 0) changes.push({ path: manifestPath, removed: {}, added: {}, notes, original, output: original });
+      continue;
+    }
+    for (const target of SECTIONS) {
+      const current = isRecord(json[target]) ? (json[target] as Record<string, string>) : undefined;
+      const adding = Object.keys(added).filter((name) => addedTo[name] === target);
+      if (!current && adding.length === 0) continue;
+      const wasSorted = isSorted(Object.keys(current ?? {}));
+      const next: Record<string, string> = {};
+      for (const [name, range] of Object.entries(current ?? {})) if (keepLegacy || name !== LEGACY_SDK_PACKAGE) next[name] = range;
+      for (const name of adding) next[name] = added[name]!;
+      json[target] = wasSorted ? Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : next;
+    }
     const indent = /^[ \t]+(?=")/m.exec(original)?.[0] ?? '  ';
     let output = JSON.stringify(json, null, indent);
     if (original.endsWith('\n')) output += original.endsWith('\r\n') ? '\r\n' : '\n';
     if (original.includes('\r\n')) output = output.replace(/\r?\n/g, '\r\n');
-    changes.push({ path: manifestPath, removed, added, original, output });
+    changes.push({ path: manifestPath, removed, added, ...(notes.length > 0 ? { notes } : {}), original, output });
   }
   return changes;
 }

@@ -70,6 +70,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
       path: displayPath(change.path, options.cwd),
       removed: change.removed,
       added: change.added,
+      ...(change.notes ? { notes: change.notes } : {}),
     })),
   };
 }

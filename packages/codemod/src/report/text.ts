@@ -113,10 +113,16 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
   }
 
   if (!check) {
-    const changed = result.files.filter(needsWrite);
+    // counted like summary.filesChanged: existing files rewritten; created files listed apart
+    const changed = result.files.filter((f) => needsWrite(f) && f.status !== 'created');
+    const created = result.files.filter((f) => needsWrite(f) && f.status === 'created');
     if (changed.length > 0) {
       out.push('', c.bold(`Files ${would ? 'that would change' : 'changed'} (${changed.length}):`));
-      for (const f of changed) out.push(`  ${rel(f.path)}${f.status === 'created' ? ' (new)' : ''}`);
+      for (const f of changed) out.push(`  ${rel(f.path)}`);
+    }
+    if (created.length > 0) {
+      out.push('', c.bold(`Files ${would ? 'that would be created' : 'created'} (${created.length}):`));
+      for (const f of created) out.push(`  ${rel(f.path)}`);
     }
     const pkgChanges = result.packageJsonChanges.filter((p) => p.output !== p.original);
     if (pkgChanges.length > 0) {
@@ -128,6 +134,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       }
       if (!would) out.push(`  ${c.dim('run your package manager (npm install) to update the lock file')}`);
     }
+    for (const p of result.packageJsonChanges) for (const note of p.notes ?? []) out.push('', c.yellow(`${rel(p.path)}: ${note}`));
     const codecs = result.files.filter((file) => file.status === 'created');
     if (codecs.length > 0) {
       const env = options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV;

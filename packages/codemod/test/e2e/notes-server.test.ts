@@ -317,7 +317,9 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(report.files.find((f) => f.path === 'src/http.ts')!.sites[0]!.reason).toMatch(/routed first to createMcpHandler\(createServer\).*session wiring is kept for 2025-era clients/);
     expect(report.files.find((f) => f.path === 'src/stdio.ts')!.sites[0]!.reason).toContain('serveStdio(createServer)');
     expect(firstRun.stdout).toMatch(/src\/hooks\.ts:\d+\s+roots\/list: notification handler/);
-    expect(firstRun.stdout).toContain('src/mcp-request-state.ts (new)');
+    expect(firstRun.stdout).toContain('Files changed (11):');
+    expect(firstRun.stdout).toContain('Files created (1):\n  src/mcp-request-state.ts');
+    expect(firstRun.stdout).toMatch(/Secret for multi-round handlers \(src\/mcp-request-state\.ts created\)/);
   });
 
   it('the migrated sources: no v1 SDK left, one marker (above the hook), stdio and stateful HTTP serving rewritten', () => {
@@ -358,7 +360,8 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(all['@modelcontextprotocol/client']).toMatch(/^\^2\.\d+\.\d+$/);
     expect(manifest.dependencies.express).toBe(original.dependencies.express);
     expect(manifest.dependencies.zod).toBe(original.dependencies.zod);
-    // wherever the client lands (only the tests import it), the other dev dependencies are untouched
+    // only the tests import the client: it is a dev dependency; the other dev dependencies are untouched
+    expect(manifest.devDependencies['@modelcontextprotocol/client']).toMatch(/^\^2\.\d+\.\d+$/);
     expect(Object.fromEntries(Object.entries(manifest.devDependencies).filter(([name]) => name !== '@modelcontextprotocol/client'))).toEqual(original.devDependencies);
     expect(report.packageJson).toEqual([
       {
