@@ -228,7 +228,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       for (const site of work.sites) {
         const point = work.points.find((p) => p.sites.includes(site));
         const key = point?.keys[point.sites.indexOf(site)];
-        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) });
+        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + catchNote(site) });
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));
@@ -330,6 +330,20 @@ function noteFor(work: HandlerWork, point: RequestPoint | undefined): string {
   }
   const index = point ? work.points.indexOf(point) + 1 : 0;
   return `phase ${index} of ${work.points.length} (${work.phaseReason}); earlier answers and live locals carried in the sealed requestState`;
+}
+
+/**
+ * A request inside `try { ... } catch`: on 2026-07-28 an answer is data, never an error, so a client
+ * that fails to answer (its sampling handler throws) fails the call instead of reaching the catch.
+ */
+function catchNote(site: Site): string {
+  let node: Node = site.node;
+  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
+    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) break;
+    const handler = Node.isTryStatement(parent) && parent.getTryBlock() === node ? parent.getCatchClause() : undefined;
+    if (handler) return '; note: a client that fails to answer now fails the call instead of reaching the surrounding catch (an answer cannot be an error)';
+  }
+  return '';
 }
 
 /** Wire keys named after what receives the answer; unique within the handler. */
