@@ -57,6 +57,8 @@ interface Candidate {
   calls: CallSite[];
   /** Original sites inside the helper, in source order. */
   sites: Site[];
+  /** A concise arrow (`(m) => server.createMessage(...)`) whose calls are `Promise.all` elements: each call is replaced by the request itself. */
+  concise?: boolean;
 }
 
 /**
@@ -84,7 +86,10 @@ export function inlineHelpers(
     const text = file.getFullText();
     const edits: Array<TextEdit & { candidate?: Candidate; handlerFnStart?: number }> = [];
     for (const c of list) {
-      for (const site of c.calls) edits.push({ start: site.statement.getStart(), end: site.statement.getEnd(), text: inlinedText(c, site), candidate: c, handlerFnStart: site.handlerFn.getStart() });
+      for (const site of c.calls) {
+        const replaced: Node = c.concise ? site.call : site.statement;
+        edits.push({ start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site), candidate: c, handlerFnStart: site.handlerFn.getStart() });
+      }
       // The declaration goes with its leading comments and blank lines; the blank line after it stays.
       edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
     }
@@ -218,6 +223,11 @@ function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (
     if (blocked.has(id)) continue;
     // Every site of the helper must come through it from handlers only.
     if (reaches.some((r) => sites.includes(r.site) && (r.nonHandlerContexts.length > 0 || r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode)))) continue;
+    const concise = conciseCandidateFor(fnNode, id, sites, steps);
+    if (concise) {
+      out.push(concise);
+      continue;
+    }
     if (!needsInlining(fnNode, sites)) continue;
     const candidate = candidateFor(fnNode, id, sites, steps);
     if (candidate) out.push(candidate);
@@ -386,4 +396,114 @@ function inlinedText(c: Candidate, site: CallSite): string {
   } else if (b.kind === 'assign') lines.push(`${b.target} = ${value !== undefined ? reindent(value) : 'undefined'};`);
   else if (value !== undefined && !/^[\w$.]+$/.test(value)) lines.push(`void (${reindent(value)});`);
   return lines.join(`\n${indent}`);
+}
+
+/**
+ * A local concise arrow whose body is its one request, called only as elements of `Promise.all([...])`
+ * in handlers (`const ask = (m: string) => server.server.createMessage({ ... m ... })`): no helper form
+ * can take a call that is not awaited on its own, but the request itself can stand in the array (the
+ * parallel form then asks all of them in one round). Only when plainly safe: simple parameters, every
+ * argument free of effects (so substituting it, once or several times, evaluates the same), every
+ * reference one of these calls, and no name the request uses re-declared between the arrow and a call.
+ */
+function conciseCandidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ call: CallExpression; handler: Handler }>): Candidate | undefined {
+  if (!Node.isArrowFunction(fnNode) || sites.length !== 1) return undefined;
+  const body = unwrapParens(fnNode.getBody());
+  if (!Node.isCallExpression(body) || body !== sites[0]!.node) return undefined;
+  const decl = fnNode.getParent();
+  if (!decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== fnNode || !Node.isIdentifier(decl.getNameNode())) return undefined;
+  const statement = decl.getVariableStatement();
+  if (!statement || statement.getDeclarations().length !== 1 || statement.isExported() || statement.getDeclarationKind() !== 'const') return undefined;
+  const params = fnNode.getParameters();
+  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer() || p.hasQuestionToken())) return undefined;
+  if (body.getDescendants().some((d) => d.getKind() === SyntaxKind.ThisKeyword || (Node.isIdentifier(d) && d.getText() === 'arguments') || isFunctionLike(d))) return undefined;
+  const paramNames = new Set(params.map((p) => p.getName()));
+  const free = new Set(body.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => !paramNames.has(i.getText()) && !isPropertyName(i)).map((i) => i.getText()));
+  const calls: CallSite[] = [];
+  for (const { call, handler } of steps) {
+    if (call.getSourceFile() !== fnNode.getSourceFile() || enclosingFunctionOf(call) !== handler.fn) return undefined;
+    const array = call.getParent();
+    const all = array?.getParent();
+    if (!array || !Node.isArrayLiteralExpression(array) || !all || !Node.isCallExpression(all) || all.getArguments()[0] !== array) return undefined;
+    if (unwrapParens(all.getExpression()).getText() !== 'Promise.all') return undefined;
+    if (call.getArguments().length !== params.length || !call.getArguments().every(isEffectFree)) return undefined;
+    if (call.getTypeArguments().length > 0) return undefined;
+    if (shadowedBetween(call, statement, free)) return undefined;
+    calls.push({ call, statement: statement, handlerFn: handler.fn, binding: { kind: 'discard' } });
+  }
+  const nameNode = decl.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return undefined;
+  const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
+  if (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
+  return { helper: { id, name: decl.getName() }, fn: fnNode as unknown as FunctionWithBody, declaration: statement, calls, sites: [...sites], concise: true };
+}
+
+function unwrapParens(node: Node): Node {
+  let n = node;
+  while (Node.isParenthesizedExpression(n)) n = n.getExpression();
+  return n;
+}
+
+function isFunctionLike(node: Node): boolean {
+  return Node.isArrowFunction(node) || Node.isFunctionExpression(node) || Node.isFunctionDeclaration(node) || Node.isMethodDeclaration(node) || Node.isClassExpression(node);
+}
+
+/** Literals, identifiers, property reads and templates of those: evaluating it again, or later, gives the same value. */
+function isEffectFree(node: Node): boolean {
+  if (Node.isStringLiteral(node) || Node.isNumericLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node) || Node.isIdentifier(node)) return true;
+  const kind = node.getKind();
+  if (kind === SyntaxKind.TrueKeyword || kind === SyntaxKind.FalseKeyword || kind === SyntaxKind.NullKeyword) return true;
+  if (Node.isPropertyAccessExpression(node)) return isEffectFree(node.getExpression());
+  if (Node.isParenthesizedExpression(node)) return isEffectFree(node.getExpression());
+  if (Node.isTemplateExpression(node)) return node.getTemplateSpans().every((span) => isEffectFree(span.getExpression()));
+  return false;
+}
+
+/** Whether a name the request uses is declared in a scope that holds `call` but not the helper's declaration. */
+function shadowedBetween(call: Node, declaration: Statement, names: Set<string>): boolean {
+  const home = declaration.getParent();
+  for (let scope: Node | undefined = call.getParent(); scope && scope !== home; scope = scope.getParent()) {
+    const declared: string[] = [];
+    if (Node.isArrowFunction(scope) || Node.isFunctionExpression(scope) || Node.isFunctionDeclaration(scope) || Node.isMethodDeclaration(scope)) {
+      for (const p of scope.getParameters()) declared.push(...p.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()), p.getNameNode().getText());
+    }
+    if (Node.isBlock(scope) || Node.isSourceFile(scope) || Node.isCaseClause(scope) || Node.isDefaultClause(scope)) {
+      for (const st of scope.getStatements()) {
+        if (Node.isVariableStatement(st)) for (const d of st.getDeclarations()) declared.push(d.getNameNode().getText(), ...d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+        if ((Node.isFunctionDeclaration(st) || Node.isClassDeclaration(st)) && st.getName()) declared.push(st.getName()!);
+      }
+    }
+    if (Node.isCatchClause(scope)) {
+      const v = scope.getVariableDeclaration();
+      if (v) declared.push(v.getNameNode().getText(), ...v.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+    }
+    if (Node.isForOfStatement(scope) || Node.isForInStatement(scope) || Node.isForStatement(scope)) {
+      const init = scope.getInitializer();
+      if (init && Node.isVariableDeclarationList(init)) for (const d of init.getDeclarations()) declared.push(d.getNameNode().getText(), ...d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+    }
+    if (declared.some((n) => names.has(n))) return true;
+  }
+  return false;
+}
+
+/** The request call with each parameter replaced by the call's argument (shorthand properties spelled out). */
+function conciseText(c: Candidate, site: CallSite): string {
+  const body = unwrapParens((c.fn as unknown as { getBody(): Node }).getBody());
+  const params = c.fn.getParameters().map((p) => p.getName());
+  const args = site.call.getArguments().map((a) => a.getText());
+  const start = body.getStart();
+  const edits: TextEdit[] = [];
+  for (const id of body.getDescendantsOfKind(SyntaxKind.Identifier)) {
+    const index = params.indexOf(id.getText());
+    if (index < 0 || isPropertyName(id)) continue;
+    const parent = id.getParent();
+    const arg = args[index]!;
+    const simple = /^[\w$.]+$/.test(arg) || /^(['"`]).*\1$/s.test(arg);
+    const value = simple ? arg : `(${arg})`;
+    if (Node.isShorthandPropertyAssignment(parent)) edits.push({ start: id.getStart() - start, end: id.getEnd() - start, text: `${id.getText()}: ${value}` });
+    else edits.push({ start: id.getStart() - start, end: id.getEnd() - start, text: value });
+  }
+  let text = body.getText();
+  for (const e of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, e.start) + e.text + text.slice(e.end);
+  return text;
 }
