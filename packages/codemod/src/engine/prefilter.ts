@@ -23,6 +23,8 @@ export interface PrefilterResult {
   candidates: Set<string>;
   /** Every file to load into the project (candidates included). */
   load: Set<string>;
+  /** Files that speak MCP (import an MCP package or transport): where handlers and typed servers live. */
+  mcp: Set<string>;
   /** File → its importers (pre-filter on only; every file is loaded otherwise). */
   importers?: Map<string, string[]>;
 }
@@ -64,11 +66,13 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
   const known = new Set(inputs.map((i) => i.path));
   const candidates = new Set<string>();
   const load = new Set<string>();
+  const mcp = new Set<string>();
   for (const input of inputs) {
     if (!options.prefilter || mayContainLegacySite(input.text)) candidates.add(input.path);
-    if (candidates.has(input.path) || speaksMcp(input.text)) load.add(input.path);
+    if (!options.prefilter || speaksMcp(input.text)) mcp.add(input.path);
+    if (candidates.has(input.path) || mcp.has(input.path)) load.add(input.path);
   }
-  if (!options.prefilter) return { candidates, load };
+  if (!options.prefilter) return { candidates, load, mcp };
   // Importers of loaded files, transitively: a handler two files away can reach a helper's site.
   const texts = new Map(inputs.map((i) => [i.path, i.text]));
   const importers = importerGraph(inputs, known);
@@ -77,7 +81,7 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
     load.add(importer);
     return true;
   });
-  return { candidates, load, importers };
+  return { candidates, load, mcp, importers };
 }
 
 /** File → the files that import it (relative imports only). */
