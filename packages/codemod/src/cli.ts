@@ -17,6 +17,7 @@ import { hideBin } from 'yargs/helpers';
 import { DEFAULT_STATE_KEY_ENV } from '@mcp-mrtr/surface';
 import { discoverFiles, type Discovery, type SkippedEntry } from './discover.js';
 import { formatChangedFiles } from './format.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { applyResult, needsWrite } from './fs/atomic-write.js';
 import { dirtyWorkTrees } from './git.js';
 import { toJsonReport } from './report/json.js';
@@ -299,6 +300,7 @@ export async function main(argv: string[]): Promise<number> {
   return code ?? EXIT_OK;
 }
 
+limitHeapGrowth();
 main(hideBin(process.argv)).then(
   (code) => {
     process.exitCode = code;
