@@ -13,7 +13,7 @@ import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit
 import { askWithState, askWriteOnce, helperCallLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
-import { classifyLive, declaredIn, referencedLater, type LiveVar } from './live.js';
+import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, quote, textWithEdits, type TextEdit } from './text.js';
@@ -143,14 +143,16 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     return reindent(s, textWithEdits(s, inner), extra);
   };
   const stateObject = (k: number, args: string): string => {
-    const fields = [`phase: ${k + 1}`, `args: ${args}`, ...live[k]!.filter((v) => v.mode === 'store').map((v) => v.name)];
+    const carried = live[k]!.filter((v) => v.mode === 'store').map((v) => v.name);
+    const fields = [`phase: ${k + 1}`, `args: ${args}`, ...carried.map((name) => stateField(name, carried))];
     return `{ ${fields.join(', ')} }`;
   };
   const restore = (k: number): string[] => {
     const lines: string[] = [];
     const storedVars = live[k]!.filter((v) => v.mode === 'store');
-    const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => v.name);
-    const lets = storedVars.filter((v) => v.declKind !== 'const').map((v) => v.name);
+    const carried = storedVars.map((v) => v.name);
+    const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => stateField(v.name, carried));
+    const lets = storedVars.filter((v) => v.declKind !== 'const').map((v) => stateField(v.name, carried));
     if (consts.length) lines.push(`const { ${consts.join(', ')} } = ${state};`);
     if (lets.length) lines.push(`let { ${lets.join(', ')} } = ${state};`);
     const seen = new Set<Node>();
@@ -167,7 +169,9 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   lines.push(...access.bodyPrefix);
   if (ts) {
     const variants = work.points.map((_, k) => {
-      const fields = [`phase: ${k + 1}`, 'args: string', ...live[k]!.filter((v) => v.mode === 'store').map((v) => `${v.name}: ${v.typeText}`)];
+      const carriedVars = live[k]!.filter((v) => v.mode === 'store');
+      const carried = carriedVars.map((v) => v.name);
+      const fields = [`phase: ${k + 1}`, 'args: string', ...carriedVars.map((v) => `${stateKeyOf(v.name, carried)}: ${v.typeText}`)];
       return `{ ${fields.join('; ')} }`;
     });
     lines.push(`type ${typeName} = ${variants.join(' | ')};`);
@@ -191,7 +195,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
     const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
     const inner = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
-    return textWithEdits(anchor, [...inner, { start: point.statement.getStart(), end, text: pointText.join(`\n${indentOf(point.statement)}`) }]);
+    return textWithEdits(anchor, [...inner, { start: point.statement.getStart(), end, text: caseScoped(point, pointText, indentOf(point.statement)) }]);
   };
   const nested = (k: number): boolean => anchors[k] !== work.points[k]!.statement;
   const resumeLines = (k: number, scoped: EmitEnv): string[] => {
@@ -245,10 +249,12 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
  * A point directly in a `case` clause whose replacement declares names of its own gets a block, so
  * the names stay out of the other clauses' scope (and `no-case-declarations` stays quiet).
  */
-function caseScoped(point: RequestPoint, lines: string[], indent: string): string {
+export function caseScoped(point: Pick<RequestPoint, 'statement'>, lines: string[], indent: string): string {
   const parent = point.statement.getParent();
   const inCase = parent && (Node.isCaseClause(parent) || Node.isDefaultClause(parent));
-  if (!inCase || Node.isVariableStatement(point.statement) || !lines.some((l) => /^(const|let|var) /.test(l))) return lines.join(`\n${indent}`);
+  // `if (x) await ask(...);` / `else return helper(...);`: the branch is one statement, its replacement several.
+  const ifBranch = !!parent && Node.isIfStatement(parent);
+  if (!ifBranch && (!inCase || Node.isVariableStatement(point.statement) || !lines.some((l) => /^(const|let|var) /.test(l)))) return lines.join(`\n${indent}`);
   const template = point.statement.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
   const inner = lines.map((l) => (template ? l : l.split('\n').join('\n  ')));
   return `{\n${indent}  ${inner.join(`\n${indent}  `)}\n${indent}}`;
@@ -363,7 +369,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
     const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
     lines = helperCallLines(point, env, `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`, (step) => `return ${step};`);
   } else lines = readLines(point, env, askWriteOnce(env), [key]);
-  edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: lines.join(`\n${indent}`) });
+  edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
   fw.values.add('inputRequired');
   return edits;
 }

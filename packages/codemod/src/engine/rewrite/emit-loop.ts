@@ -10,9 +10,9 @@ import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
-import { capabilityEdits, pascal, reindent, type FileWork } from './emit-handler.js';
+import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-handler.js';
 import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
-import { classifyLive, declaredIn, referencedLater } from './live.js';
+import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
@@ -53,6 +53,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const after = [loop, ...post];
   const live = classifyLive(referencedLater(declaredIn(pre), after), after, ts, options.typeChecked, new Map());
   const storedVars = live.filter((v) => v.mode === 'store');
+  const carried = storedVars.map((v) => v.name);
 
   // The loop position: the for counter, or an index over the for-of array; a round count when the legacy loop has no bound.
   let position: string | undefined;
@@ -70,13 +71,13 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   if ([...firstBefore].some((n) => topLevel.has(n))) throw new Obstacle('a name declared in the loop body shadows one declared outside the loop; not rewritten automatically');
 
   const stateObject = (args: string, roundsValue: string | undefined): string => {
-    const fields = ['phase: 1', `args: ${args}`, ...storedVars.map((v) => v.name), ...(position ? [position] : []), ...(rounds ? [`${rounds}: ${roundsValue}`] : [])];
+    const fields = ['phase: 1', `args: ${args}`, ...storedVars.map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [`${rounds}: ${roundsValue}`] : [])];
     return `{ ${fields.join(', ')} }`;
   };
 
   const lines: string[] = [...access.bodyPrefix];
   if (ts) {
-    const fields = ['phase: 1', 'args: string', ...storedVars.map((v) => `${v.name}: ${v.typeText}`), ...(position ? [`${position}: number`] : []), ...(rounds ? [`${rounds}: number`] : [])];
+    const fields = ['phase: 1', 'args: string', ...storedVars.map((v) => `${stateKeyOf(v.name, carried)}: ${v.typeText}`), ...(position ? [`${position}: number`] : []), ...(rounds ? [`${rounds}: number`] : [])];
     lines.push(`type ${typeName} = { ${fields.join('; ')} };`);
   }
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
@@ -103,7 +104,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
     const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
     const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
     const edits = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
-    return reindent(anchor, textWithEdits(anchor, [...edits, { start: point.statement.getStart(), end, text: pointLines.join(`\n${indentOf(point.statement)}`) }]), '');
+    return reindent(anchor, textWithEdits(anchor, [...edits, { start: point.statement.getStart(), end, text: caseScoped(point, pointLines, indentOf(point.statement)) }]), '');
   };
   const header = (): string => (plan.kind === 'for' && Node.isForStatement(loop) ? `for (; ${loop.getCondition() ? text(loop.getCondition()!) : ''}; ${loop.getIncrementor() ? text(loop.getIncrementor()!) : ''}) {` : `for (; ${position} < ${item!.list}.length; ${position}++) {`);
   if (plan.anchor) {
@@ -120,8 +121,8 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
 
   // Later rounds: restore, read the answer in the iteration that asked, run the loop on.
   const rest: string[] = [];
-  const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => v.name);
-  const lets = [...storedVars.filter((v) => v.declKind !== 'const').map((v) => v.name), ...(position ? [position] : []), ...(rounds ? [rounds] : [])];
+  const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => stateField(v.name, carried));
+  const lets = [...storedVars.filter((v) => v.declKind !== 'const').map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [rounds] : [])];
   if (consts.length) rest.push(`const { ${consts.join(', ')} } = ${state};`);
   if (lets.length) rest.push(`let { ${lets.join(', ')} } = ${state};`);
   const seen = new Set<Node>();

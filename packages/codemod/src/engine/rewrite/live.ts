@@ -267,3 +267,20 @@ export function classifyLive(declared: Declared[], after: Node[], ts: boolean, t
     );
   });
 }
+
+/** Keys the generated state object uses itself: a carried local of the same name travels under another key. */
+const RESERVED_STATE_KEYS = ['phase', 'args'];
+
+/** The state-object key each carried local travels under (its own name unless that is reserved). */
+export function stateKeyOf(name: string, carried: string[]): string {
+  if (!RESERVED_STATE_KEYS.includes(name)) return name;
+  let key = `${name}_`;
+  while (carried.includes(key) || RESERVED_STATE_KEYS.includes(key)) key += '_';
+  return key;
+}
+
+/** `name` or `key: name` in an object literal; `name` or `key: name` in a destructuring pattern. */
+export function stateField(name: string, carried: string[]): string {
+  const key = stateKeyOf(name, carried);
+  return key === name ? name : `${key}: ${name}`;
+}

@@ -268,9 +268,12 @@ export function shortCircuitCondition(guard: ShortCircuit): string {
   return `${wrapped} === null || ${wrapped} === undefined`;
 }
 
+/** A statement the rewrite may replace by several: in a statement list, or the single-statement branch of an `if` (then wrapped in braces). */
 function isListStatement(node: Node): boolean {
   const parent = node.getParent();
-  return Node.isStatement(node) && !!parent && (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent) || Node.isSourceFile(parent));
+  if (!Node.isStatement(node) || !parent) return false;
+  if (Node.isIfStatement(parent)) return parent.getThenStatement() === node || parent.getElseStatement() === node;
+  return Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent) || Node.isSourceFile(parent);
 }
 
 /** The expression a statement evaluates first. */
