@@ -8,7 +8,7 @@ import { Node, SyntaxKind, type CallExpression, type Statement } from 'ts-morph'
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression, valueParent } from '../find/index.js';
-import { abbreviate } from './purity.js';
+import { abbreviate, firstEffect } from './purity.js';
 
 export class Obstacle extends Error {}
 
@@ -113,6 +113,13 @@ export function checkStatementPath(statement: Statement, fn: Node, what: string,
     }
     if (Node.isTryStatement(parent) && parent.getFinallyBlock() === node) {
       throw new Obstacle(`${what} is inside a finally block (line ${line(parent)})`);
+    }
+    // Every round that stops to ask leaves the try block through the finally block: its effects would
+    // run once per round instead of once.
+    const finallyBlock = Node.isTryStatement(parent) ? parent.getFinallyBlock() : undefined;
+    const finallyEffect = finallyBlock ? firstEffect(finallyBlock.getStatements(), fn) : undefined;
+    if (finallyEffect) {
+      throw new Obstacle(`${what} is inside a try statement whose finally block runs \`${abbreviate(finallyEffect.node.getText())}\` (line ${line(finallyEffect.node)}): it would run on every round instead of once`);
     }
     if (
       !(
