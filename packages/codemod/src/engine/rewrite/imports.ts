@@ -14,9 +14,9 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
   if (missingValues.length === 0 && missingTypes.length === 0) return;
   const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport());
   if (target) {
-    for (const v of missingValues) target.addNamedImport(v);
-    for (const t of missingTypes) target.addNamedImport({ name: t, isTypeOnly: true });
-    sortNamedImports(target);
+    // one re-parse for the whole import (adding names one by one re-parses the file each time)
+    const texts = [...target.getNamedImports().map((n) => n.getText()), ...missingValues, ...missingTypes.map((t) => `type ${t}`)];
+    writeNamedImports(target, texts.sort(byImportedName));
     return;
   }
   const names = [...missingValues, ...missingTypes.map((t) => `type ${t}`)];
@@ -26,16 +26,14 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
   else file.insertStatements(0, text);
 }
 
-function sortNamedImports(decl: import('ts-morph').ImportDeclaration): void {
-  const named = decl.getNamedImports();
-  const texts = named.map((n) => n.getText());
-  const sorted = [...texts].sort((a, b) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' }));
-  if (texts.join() === sorted.join()) return;
-  const multiline = decl.getText().includes('\n');
-  const body = multiline ? `{\n  ${sorted.join(',\n  ')},\n}` : `{ ${sorted.join(', ')} }`;
-  const clause = decl.getImportClause();
-  const defaultImport = clause?.getDefaultImport()?.getText();
-  decl.replaceWithText(`import ${defaultImport ? `${defaultImport}, ` : ''}${body} from '${decl.getModuleSpecifierValue()}';`);
+const byImportedName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' });
+
+/** Replaces only the `{ ... }` of the import: quotes, semicolon and a default import stay as written. */
+function writeNamedImports(decl: import('ts-morph').ImportDeclaration, names: string[]): void {
+  const bindings = decl.getImportClause()?.getNamedBindings();
+  if (!bindings) return;
+  const multiline = bindings.getText().includes('\n');
+  bindings.replaceWithText(multiline ? `{\n  ${names.join(',\n  ')},\n}` : `{ ${names.join(', ')} }`);
 }
 
 function ensureRequire(file: SourceFile, specifier: string, values: string[]): void {
