@@ -388,6 +388,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       original: file.original,
       output: file.failed ? file.original : output,
       ...(file.failed ? { error: file.failed } : {}),
+      ...(!file.failed && file.notes.length > 0 ? { notes: [...file.notes] } : {}),
     });
   }
   for (const created of createdFiles) {

@@ -50,6 +50,8 @@ export interface FileResult {
   output?: string;
   /** Clear per-file error for `failed` / reason for `skipped`. */
   error?: string;
+  /** What the official v1-to-v2 upgrade asks a person to check in this file (`<line>: <message>`). */
+  notes?: string[];
 }
 
 export interface PackageJsonChange {

@@ -53,7 +53,8 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
     for (const transform of migration.transforms) {
       const result = transform.apply(sourceFile, { projectType });
       changes += result.changesCount;
-      for (const d of result.diagnostics) if (!d.advisoryOnly) notes.push(`${d.line}: ${d.message}`);
+      // what a person must check (warnings, errors); `info` only describes what the transform did
+      for (const d of result.diagnostics) if (!d.advisoryOnly && String(d.level) !== 'info') notes.push(`${d.line}: ${d.message}`);
     }
   } catch (error) {
     sourceFile.replaceWithText(before);

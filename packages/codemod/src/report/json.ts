@@ -23,13 +23,15 @@ export interface JsonFile {
   path: string;
   status: FileStatus;
   error?: string;
+  /** What the official v1-to-v2 upgrade asks a person to check. */
+  notes?: string[];
   sites: JsonSite[];
 }
 
 export interface JsonReport {
   summary: MigrationSummary;
   files: JsonFile[];
-  packageJson: Array<{ path: string; removed: Record<string, string>; added: Record<string, string> }>;
+  packageJson: Array<{ path: string; removed: Record<string, string>; added: Record<string, string>; notes?: string[] }>;
   /** `migrate` (rewritten or dry run) or `check`. */
   command: 'migrate' | 'check';
   dryRun: boolean;
@@ -55,6 +57,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
       path: displayPath(file.path, options.cwd),
       status: file.status,
       ...(file.error ? { error: file.error } : {}),
+      ...(file.notes ? { notes: file.notes } : {}),
       sites: file.sites.map((site) => ({
         line: site.line,
         column: site.column,

@@ -106,6 +106,12 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     if (advice) out.push(`  ${c.dim(`What to do: ${advice}`)}`);
   }
 
+  const noted = result.files.filter((f) => f.notes && f.notes.length > 0);
+  if (!check && noted.length > 0) {
+    out.push('', c.bold(`The official v1-to-v2 upgrade asks you to check (${noted.reduce((n, f) => n + f.notes!.length, 0)}):`));
+    for (const f of noted) for (const note of f.notes!) out.push(`  ${c.yellow(`${rel(f.path)}:${note}`)}`);
+  }
+
   const failed = result.files.filter((f) => f.status === 'failed');
   if (failed.length > 0) {
     out.push('', c.bold(c.red(`Files that failed (${failed.length}), left unchanged:`)));

@@ -217,6 +217,25 @@ describe('migrate', () => {
     ]);
   });
 
+  it('passes on what the official v1-to-v2 upgrade asks a person to check (JSON notes and the summary)', () => {
+    const v1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+
+export function log(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): string {
+  return String(extra.requestId);
+}
+export const server = new McpServer({ name: 'n', version: '1.0.0' });
+`;
+    const root = makeProject({ 'src/server.ts': v1 });
+    const run = runCli(['migrate', 'src', '--dry-run', '--json', 'out.json'], root);
+    expect(run.status).not.toBe(2);
+    const report = JSON.parse(read(root, 'out.json'));
+    const notes = report.files.find((f: { path: string }) => f.path === 'src/server.ts').notes as string[];
+    expect(notes).toEqual([expect.stringMatching(/^2: RequestHandlerExtra renamed to ServerContext/)]);
+    expect(run.stdout).toMatch(/The official v1-to-v2 upgrade asks you to check \(1\):\n  src\/server\.ts:2: RequestHandlerExtra renamed to ServerContext/);
+  });
+
   it('--state-key-env names the variable the generated codec reads', () => {
     const root = makeProject({ 'src/wizard.ts': TWO_STEP });
     const run = runCli(['migrate', 'src', '--state-key-env', 'TRAVEL_STATE_KEY'], root);
