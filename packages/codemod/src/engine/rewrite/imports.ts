@@ -21,7 +21,8 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
   }
   const names = [...missingValues, ...missingTypes.map((t) => `type ${t}`)];
   const imports = file.getImportDeclarations();
-  const text = `import { ${names.join(', ')} } from '${specifier}';`;
+  const quote = imports[0]?.getModuleSpecifier().getText()[0] === '"' ? '"' : "'";
+  const text = `import { ${names.join(', ')} } from ${quote}${specifier}${quote};`;
   if (imports.length > 0) imports[imports.length - 1]!.replaceWithText(`${imports[imports.length - 1]!.getText()}\n${text}`);
   else file.insertStatements(0, text);
 }

@@ -1,5 +1,5 @@
 /** Text-level edits shared by the serving rewrites. */
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { Node, SourceFile } from 'ts-morph';
 
 export interface TextEdit {
   start: number;
@@ -44,36 +44,7 @@ export function statementRange(sourceFile: SourceFile, node: Node): { start: num
   return { start, end };
 }
 
-/** Gives a new module specifier the quote style of the file's first import. */
-export function matchQuoteStyle(specifier: Node, sample: string | undefined): void {
-  if (!sample) return;
-  const quote = sample[0];
-  const current = specifier.getText();
-  if ((quote === "'" || quote === '"') && current[0] !== quote) {
-    specifier.replaceWithText(quote + current.slice(1, -1) + quote);
-  }
-}
-
-/** Adds `import { name } from 'module'` unless present (into an existing import of the module if any). */
-export function ensureNamedImport(sourceFile: SourceFile, module: string, name: string): void {
-  const imports = sourceFile.getImportDeclarations();
-  const existing = imports.find((d) => d.getModuleSpecifierValue() === module && !d.isTypeOnly() && !d.getNamespaceImport());
-  if (existing) {
-    if (!existing.getNamedImports().some((n) => n.getName() === name && !n.isTypeOnly())) existing.addNamedImport(name);
-    return;
-  }
-  const inserted = sourceFile.insertImportDeclaration(imports.length, { moduleSpecifier: module, namedImports: [name] });
-  matchQuoteStyle(inserted.getModuleSpecifier(), imports[0]?.getModuleSpecifier().getText());
-}
-
-/** Removes the named import of `name` when nothing else in the file mentions it (and the import if it empties). */
-export function dropUnusedNamedImport(sourceFile: SourceFile, name: string): void {
-  const stillUsed = sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === name && !i.getFirstAncestorByKind(SyntaxKind.ImportDeclaration));
-  if (stillUsed) return;
-  for (const decl of sourceFile.getImportDeclarations()) {
-    const named = decl.getNamedImports().filter((n) => n.getName() === name);
-    if (named.length === 0) continue;
-    for (const n of named) n.remove();
-    if (decl.getNamedImports().length === 0 && !decl.getDefaultImport() && !decl.getNamespaceImport()) decl.remove();
-  }
+/** The file's indentation unit (two spaces unless its first indented line says otherwise). */
+export function indentUnit(sourceFile: SourceFile): string {
+  return /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
 }

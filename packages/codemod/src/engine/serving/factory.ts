@@ -2,9 +2,16 @@
  * Turning the server a transport is connected to into a factory that `serveStdio` /
  * `createMcpHandler` can call once per connection or request.
  */
-import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type SourceFile, type Statement } from 'ts-morph';
 import { unwrapExpression } from '../find/resolve.js';
-import { indentOf, reindent } from './edits.js';
+import { indentOf, indentUnit, reindent } from './edits.js';
+
+/** The server a `<server>.connect(transport)` call connects, through parentheses, casts and `await`. */
+export function connectedServer(connect: CallExpression): Node {
+  const callee = unwrapExpression(connect.getExpression()) as PropertyAccessExpression;
+  const receiver = unwrapExpression(callee.getExpression())!;
+  return Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+}
 
 /** `createServer()` / `createServer(config)` with trivially re-evaluable arguments → factory text. */
 export function factoryFromCall(call: CallExpression): string | undefined {
@@ -45,7 +52,7 @@ export function wrapConstruction(
   let factory = 'createServer';
   for (let i = 2; taken.has(factory); i++) factory = i === 2 ? 'createMcpServer' : `createMcpServer${i - 1}`;
   const indent = indentOf(sourceFile, declaration);
-  const unit = /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+  const unit = indentUnit(sourceFile);
   const body = [declaration, ...moved].map((s) => reindent(s.getText(), indentOf(sourceFile, s), indent + unit)).join('\n');
   const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
   return { name: factory, text, moved };

@@ -30,8 +30,10 @@ import {
   TRANSPORT_HANDLE_METHOD,
 } from '@mcp-mrtr/surface';
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
-import { abbreviate, applyEdits, dropUnusedNamedImport, ensureNamedImport, indentOf, statementRange, type TextEdit } from './edits.js';
-import { factoryFromCall, wrapConstruction } from './factory.js';
+import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
+import { flavourOf } from '../rewrite/state-module.js';
+import { abbreviate, applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from './edits.js';
+import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
 class NotRecognised extends Error {}
@@ -117,9 +119,9 @@ function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): S
   const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
   const text = sourceFile.getFullText();
   sourceFile.replaceWithText(applyEdits(text, edits));
-  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.createMcpHandler);
-  if (node) ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_ADAPTER);
-  dropUnusedNamedImport(sourceFile, cls);
+  ensureNamedImports(sourceFile, TARGET_SERVER_PACKAGE, [TARGET.createMcpHandler], [], flavourOf(sourceFile));
+  if (node) ensureNamedImports(sourceFile, TARGET_NODE_PACKAGE, [TARGET_NODE_ADAPTER], [], flavourOf(sourceFile));
+  dropUnusedImports(sourceFile, [cls]);
   return {
     method: 'serving',
     status: 'migrated',
@@ -221,8 +223,7 @@ interface ServerFactory {
 
 /** The factory that builds the server connected per request, and the statements that become obsolete. */
 function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: FunctionLike, insertAt: Statement): ServerFactory {
-  const receiver = unwrapExpression((unwrapExpression(connect.getExpression()) as import('ts-morph').PropertyAccessExpression).getExpression())!;
-  const inner = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+  const inner = connectedServer(connect);
   if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), removals: [], closes: [] };
   if (!Node.isIdentifier(inner)) return fail('the server expression is not a factory call or a variable');
   const decl = declarationOf(inner);
@@ -341,7 +342,7 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
 
   const first = body.getStatements()[0]!;
   const indent = indentOf(sourceFile, first);
-  const unit = /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+  const unit = indentUnit(sourceFile);
   const dispatch = [
     `// 2026-07-28 requests: stateless, one server per request; the session wiring below serves 2025-era clients`,
     `if (!(await ${TARGET.isLegacyRequest}(await ${TARGET_NODE_TO_WEB_REQUEST}(${req}, ${parsedBody}), ${parsedBody}))) {`,
@@ -355,10 +356,8 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
   const snippet = abbreviate(created.getText());
   const text = sourceFile.getFullText();
   sourceFile.replaceWithText(applyEdits(text, edits));
-  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.createMcpHandler);
-  ensureNamedImport(sourceFile, TARGET_SERVER_PACKAGE, TARGET.isLegacyRequest);
-  ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_ADAPTER);
-  ensureNamedImport(sourceFile, TARGET_NODE_PACKAGE, TARGET_NODE_TO_WEB_REQUEST);
+  ensureNamedImports(sourceFile, TARGET_SERVER_PACKAGE, [TARGET.createMcpHandler, TARGET.isLegacyRequest], [], flavourOf(sourceFile));
+  ensureNamedImports(sourceFile, TARGET_NODE_PACKAGE, [TARGET_NODE_ADAPTER, TARGET_NODE_TO_WEB_REQUEST], [], flavourOf(sourceFile));
   return {
     method: 'serving',
     status: 'migrated',
@@ -392,8 +391,7 @@ function connectOf(created: NewExpression, route: Node): CallExpression {
  */
 function factoryOfReceiver(connect: CallExpression, route: FunctionLike, insertAt: Statement, what: string): { factory: string; edits: TextEdit[] } {
   const sourceFile = connect.getSourceFile();
-  const receiver = unwrapExpression((unwrapExpression(connect.getExpression()) as import('ts-morph').PropertyAccessExpression).getExpression())!;
-  const inner = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+  const inner = connectedServer(connect);
   if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), edits: [] };
   if (Node.isIdentifier(inner)) {
     const decl = declarationOf(inner);

@@ -5,8 +5,10 @@
 import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, SERVER_CONNECT_METHOD, STDIO_TRANSPORT, TARGET, TARGET_SERVER_STDIO_ENTRY } from '@mcp-mrtr/surface';
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
-import { abbreviate, applyEdits, dropUnusedNamedImport, ensureNamedImport, statementRange, type TextEdit } from './edits.js';
-import { factoryFromCall, wrapConstruction } from './factory.js';
+import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
+import { flavourOf } from '../rewrite/state-module.js';
+import { abbreviate, applyEdits, statementRange, type TextEdit } from './edits.js';
+import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
 const STDIO = STDIO_TRANSPORT;
@@ -51,12 +53,11 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
   if (!parent || !Node.isExpressionStatement(parent)) return notRecognised('the connect call is part of a larger expression');
   const connectStatement = parent;
   const transport = stdioTransportOf(connect.getArguments()[0])!;
-  const receiver = unwrapExpression((connect.getExpression() as import('ts-morph').PropertyAccessExpression).getExpression())!;
 
   let factory: string | undefined;
   const removals: Node[] = [];
   let prelude: { at: Statement; text: string } | undefined;
-  const awaitedReceiver = Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+  const awaitedReceiver = connectedServer(connect);
 
   if (Node.isCallExpression(awaitedReceiver)) {
     factory = factoryFromCall(awaitedReceiver);
@@ -115,8 +116,8 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
   }
   const text = sourceFile.getFullText();
   sourceFile.replaceWithText(applyEdits(text, edits));
-  ensureNamedImport(sourceFile, TARGET_SERVER_STDIO_ENTRY, TARGET.serveStdio);
-  dropUnusedNamedImport(sourceFile, STDIO);
+  ensureNamedImports(sourceFile, TARGET_SERVER_STDIO_ENTRY, [TARGET.serveStdio], [], flavourOf(sourceFile));
+  dropUnusedImports(sourceFile, [STDIO]);
   return {
     method: 'serving',
     status: 'migrated',
