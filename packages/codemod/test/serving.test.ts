@@ -174,6 +174,24 @@ export const http = createHttpServer(async (req, res) => {
 });
 `;
 
+// The factory is a const inside main(): not in scope at module level, where the handler would go.
+const HTTP_FACTORY_IN_MAIN = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+export function main() {
+  const buildServer = () => new McpServer({ name: 'inner', version: '1.0.0' });
+  const app = express();
+  app.use(express.json());
+  app.post('/mcp', async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await buildServer().connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  return app;
+}
+`;
+
 const HTTP_STATEFUL_NO_BODY = `import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -230,7 +248,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
-  const sources = { 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
+  const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
 }, 120_000);
@@ -321,7 +339,10 @@ describe('serving: Streamable HTTP and per-session state', () => {
     const tenant = file('http-tenant.ts');
     expect(tenant.sites.map((s) => [s.line, s.method, s.status])).toEqual([[12, 'serving', 'flagged']]);
     expect(tenant.sites[0]!.reason).toMatch(/the factory uses 'tenant', which is local to the request handler/);
-    for (const f of [cls, tenant]) {
+    const inMain = file('http-in-main.mjs');
+    expect(inMain.sites.map((s) => [s.line, s.method, s.status])).toEqual([[10, 'serving', 'flagged']]);
+    expect(inMain.sites[0]!.reason).toMatch(/the factory uses 'buildServer', which is not declared at module level/);
+    for (const f of [cls, tenant, inMain]) {
       expect(f.output).toContain('handleRequest(req, res');
       expect(f.output).not.toMatch(/const mcpHandler|import { [^}]*createMcpHandler/);
     }
@@ -343,7 +364,7 @@ describe('serving: Streamable HTTP and per-session state', () => {
   });
 
   it('changes nothing on a second run', async () => {
-    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs', 'http-in-main.mjs']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
     const again = await migrateProject(['src'], { cwd: dir });
     for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
   });

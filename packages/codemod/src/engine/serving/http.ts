@@ -279,10 +279,11 @@ function resolvableFactory(call: CallExpression, route: FunctionLike, insertAt: 
     const decl = declarationOf(name);
     if (!decl) fail(`'${name.getText()}' cannot be resolved`);
     if (route.containsRange(decl!.getPos(), decl!.getEnd())) fail(`the factory uses '${name.getText()}', which is local to the request handler`);
-    const statement = decl!.getFirstAncestor((a) => Node.isSourceFile(a.getParent() ?? a)) ?? decl!;
-    const hoisted = Node.isFunctionDeclaration(decl!) || Node.isImportSpecifier(decl!) || Node.isImportClause(decl!) || Node.isNamespaceImport(decl!);
-    if (!Node.isSourceFile(statement.getParent()!) && !hoisted) fail(`the factory uses '${name.getText()}', which is not declared at module level`);
-    if (!hoisted && statement.getStart() >= insertAt.getStart()) fail(`the factory uses '${name.getText()}', declared after the request handler`);
+    const imported = Node.isImportSpecifier(decl!) || Node.isImportClause(decl!) || Node.isNamespaceImport(decl!);
+    // the declaring statement itself must sit at module level (a const inside main() is not in scope there)
+    const statement = Node.isVariableDeclaration(decl!) ? decl.getVariableStatement() : decl!;
+    if (!imported && !(statement && Node.isSourceFile(statement.getParent()))) fail(`the factory uses '${name.getText()}', which is not declared at module level`);
+    if (!imported && !Node.isFunctionDeclaration(decl!) && statement!.getStart() >= insertAt.getStart()) fail(`the factory uses '${name.getText()}', declared after the request handler`);
   }
   return factory;
 }
