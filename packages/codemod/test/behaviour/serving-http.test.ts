@@ -72,20 +72,37 @@ async function mrtrClient(url: URL, answers: Array<Record<string, unknown>> = []
   return { client, asked, posts: () => posts };
 }
 
+/** Serves the `app` an Express fixture module exports, on an ephemeral port. */
+async function serveApp(fixture: string): Promise<URL> {
+  const mod = await load<{ app: { listen: (...a: unknown[]) => HttpServer } }>(fixture);
+  return listen(mod.app.listen(0, '127.0.0.1'));
+}
+
+/** One tool call by a 2026-07-28 client: the text, or `rejected: ...` when the server cannot serve it. */
+async function mrtrOutcome(url: URL, tool: string, args: Record<string, unknown>): Promise<string> {
+  return mrtrClient(url).then(
+    async ({ client }) => {
+      try {
+        return textOf(await client.callTool({ name: tool, arguments: args }));
+      } finally {
+        await client.close();
+      }
+    },
+    (error: unknown) => `rejected: ${String(error)}`,
+  );
+}
+
 describe('Express, stateless per-request hosting → toNodeHandler(createMcpHandler(createServer))', () => {
   it('serves 2025-era clients the same answers as the v1 original', async () => {
-    const before = await load<{ app: { listen: (...a: unknown[]) => HttpServer } }>('serving-http-express-stateless.input.ts');
-    const after = await load<{ app: { listen: (...a: unknown[]) => HttpServer } }>('serving-http-express-stateless.output.ts');
-    const original = await listen(before.app.listen(0, '127.0.0.1'));
-    const migrated = await listen(after.app.listen(0, '127.0.0.1'));
+    const original = await serveApp('serving-http-express-stateless.input.ts');
+    const migrated = await serveApp('serving-http-express-stateless.output.ts');
     const expected = await legacyCall(original, 'greet', { name: 'Ada' });
     expect(expected).toBe('Hello, Ada!');
     expect(await legacyCall(migrated, 'greet', { name: 'Ada' })).toBe(expected);
   });
 
   it('serves 2026-07-28 clients, including the migrated elicitation rounds (accept and decline)', async () => {
-    const after = await load<{ app: { listen: (...a: unknown[]) => HttpServer } }>('serving-http-express-stateless.output.ts');
-    const url = await listen(after.app.listen(0, '127.0.0.1'));
+    const url = await serveApp('serving-http-express-stateless.output.ts');
     const accept = await mrtrClient(url, [{ action: 'accept', content: { confirm: true } }]);
     try {
       expect(textOf(await accept.client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada!');
@@ -105,28 +122,15 @@ describe('Express, stateless per-request hosting → toNodeHandler(createMcpHand
   });
 
   it('control: the v1 original cannot serve a 2026-07-28 client (the rewrite is what makes it work)', async () => {
-    const before = await load<{ app: { listen: (...a: unknown[]) => HttpServer } }>('serving-http-express-stateless.input.ts');
-    const url = await listen(before.app.listen(0, '127.0.0.1'));
-    const outcome = await mrtrClient(url).then(
-      async ({ client }) => {
-        try {
-          return textOf(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }));
-        } finally {
-          await client.close();
-        }
-      },
-      (error: unknown) => `rejected: ${String(error)}`,
-    );
-    expect(outcome).toMatch(/^rejected: /);
+    const url = await serveApp('serving-http-express-stateless.input.ts');
+    expect(await mrtrOutcome(url, 'greet', { name: 'Ada' })).toMatch(/^rejected: /);
   });
 });
 
 describe('Express, stateful session hosting → 2026-07-28 routed first to createMcpHandler, sessions kept for 2025 clients', () => {
-  type App = { app: { listen: (...a: unknown[]) => HttpServer } };
-
   it('2025-era clients keep their sessions, and elicitation still reaches them (legacy shim over the session)', async () => {
-    const original = await listen((await load<App>('serving-http-express-sessions.input.ts')).app.listen(0, '127.0.0.1'));
-    const migrated = await listen((await load<App>('serving-http-express-sessions.output.ts')).app.listen(0, '127.0.0.1'));
+    const original = await serveApp('serving-http-express-sessions.input.ts');
+    const migrated = await serveApp('serving-http-express-sessions.output.ts');
     for (const [answer, expected] of [
       [{ action: 'accept', content: { confirm: true } }, 'Deleted note n7.'],
       [{ action: 'decline' }, 'Kept note n7.'],
@@ -141,7 +145,7 @@ describe('Express, stateful session hosting → 2026-07-28 routed first to creat
   });
 
   it('2026-07-28 clients are served statelessly with input_required rounds', async () => {
-    const url = await listen((await load<App>('serving-http-express-sessions.output.ts')).app.listen(0, '127.0.0.1'));
+    const url = await serveApp('serving-http-express-sessions.output.ts');
     const { client, asked, posts } = await mrtrClient(url, [{ action: 'accept', content: { confirm: true } }]);
     try {
       const before = posts();
@@ -154,24 +158,12 @@ describe('Express, stateful session hosting → 2026-07-28 routed first to creat
   });
 
   it('control: the stateful v1 original rejects a 2026-07-28 client', async () => {
-    const url = await listen((await load<App>('serving-http-express-sessions.input.ts')).app.listen(0, '127.0.0.1'));
-    const outcome = await mrtrClient(url).then(
-      async ({ client }) => {
-        try {
-          return textOf(await client.callTool({ name: 'delete_note', arguments: { id: 'n7' } }));
-        } finally {
-          await client.close();
-        }
-      },
-      (error: unknown) => `rejected: ${String(error)}`,
-    );
-    expect(outcome).toMatch(/^rejected: /);
+    const url = await serveApp('serving-http-express-sessions.input.ts');
+    expect(await mrtrOutcome(url, 'delete_note', { id: 'n7' })).toMatch(/^rejected: /);
   });
 });
 
 describe('Express, one module-level server for every session → a factory per session and per 2026 request', () => {
-  type App = { app: { listen: (...a: unknown[]) => HttpServer } };
-
   /** Two 2025-era sessions open at the same time, each deleting a note after confirming. */
   async function twoSessions(url: URL): Promise<string[]> {
     const clients = [0, 1].map(() => new V1Client({ name: 'legacy-2025', version: '1.0.0' }, { capabilities: { elicitation: {} } }));
@@ -185,14 +177,14 @@ describe('Express, one module-level server for every session → a factory per s
   }
 
   it('serves concurrent 2025-era sessions (the v1 singleton cannot: its second connect throws)', async () => {
-    const original = await listen((await load<App>('serving-http-express-singleton.input.ts')).app.listen(0, '127.0.0.1'));
-    const migrated = await listen((await load<App>('serving-http-express-singleton.output.ts')).app.listen(0, '127.0.0.1'));
+    const original = await serveApp('serving-http-express-singleton.input.ts');
+    const migrated = await serveApp('serving-http-express-singleton.output.ts');
     await expect(twoSessions(original)).rejects.toThrow();
     expect(await twoSessions(migrated)).toEqual(['Deleted note s0.', 'Deleted note s1.']);
   });
 
   it('serves 2026-07-28 clients next to the sessions', async () => {
-    const url = await listen((await load<App>('serving-http-express-singleton.output.ts')).app.listen(0, '127.0.0.1'));
+    const url = await serveApp('serving-http-express-singleton.output.ts');
     const { client, asked } = await mrtrClient(url, [{ action: 'decline' }]);
     try {
       expect(textOf(await client.callTool({ name: 'delete_note', arguments: { id: 'm1' } }))).toBe('Kept note m1.');
