@@ -4,7 +4,7 @@
  */
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type SourceFile, type Statement } from 'ts-morph';
 import { unwrapExpression } from '../find/resolve.js';
-import { indentOf, indentUnit, reindent } from './edits.js';
+import { indentOf, indentUnit, reindent, statementRange, type TextEdit } from './edits.js';
 
 /** The server a `<server>.connect(transport)` call connects, through parentheses, casts and `await`. */
 export function connectedServer(connect: CallExpression): Node {
@@ -33,7 +33,7 @@ export function wrapConstruction(
   name: string,
   uses: Node[],
   connectStatement: Statement,
-): { name: string; text: string; moved: Statement[] } | string {
+): { name: string; edits: TextEdit[] } | string {
   const list = declaration.getParent();
   if (!list || !(Node.isSourceFile(list) || Node.isBlock(list))) return 'the server is not constructed at statement level';
   const siblings = (list as unknown as { getStatements(): Statement[] }).getStatements();
@@ -55,7 +55,10 @@ export function wrapConstruction(
   const unit = indentUnit(sourceFile);
   const body = [declaration, ...moved].map((s) => reindent(s.getText(), indentOf(sourceFile, s), indent + unit)).join('\n');
   const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
-  return { name: factory, text, moved };
+  // the factory takes the construction's place; the registrations it now holds leave theirs
+  const edits: TextEdit[] = [{ start: declaration.getStart(), end: declaration.getEnd(), text }];
+  for (const statement of moved) edits.push({ ...statementRange(sourceFile, statement), text: '' });
+  return { name: factory, edits };
 }
 
 /** `server.registerTool(...)`, `server.server.oninitialized = ...`, `registerTools(server)`. */

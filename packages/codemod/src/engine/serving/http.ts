@@ -105,11 +105,10 @@ function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): S
   const { name: handlerName, declaration } = handlerFor(sourceFile, server.factory, handlerOptions, node);
 
   const removals = new Set<Node>([transportStatement, connectStatement, ...server.removals, ...closes.map((c) => callbackOwner(c, closes))]);
-  const edits: TextEdit[] = [];
+  const edits: TextEdit[] = [...server.edits];
   for (const removal of removals) {
     if ([...removals].some((other) => other !== removal && other.containsRange(removal.getPos(), removal.getEnd()))) continue;
-    if (server.prelude && removal === server.prelude.at) edits.push({ start: removal.getStart(), end: removal.getEnd(), text: server.prelude.text });
-    else edits.push({ ...statementRange(sourceFile, removal), text: '' });
+    edits.push({ ...statementRange(sourceFile, removal), text: '' });
   }
   const callee = handle.getExpression();
   edits.push({ start: callee.getStart(), end: callee.getEnd(), text: node ? handlerName : `${handlerName}.fetch` });
@@ -218,13 +217,14 @@ interface ServerFactory {
   factory: string;
   removals: Node[];
   closes: Node[];
-  prelude?: { at: Node; text: string };
+  /** Wrapping a module-level construction into the factory. */
+  edits: TextEdit[];
 }
 
 /** The factory that builds the server connected per request, and the statements that become obsolete. */
 function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: FunctionLike, insertAt: Statement): ServerFactory {
   const inner = connectedServer(connect);
-  if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), removals: [], closes: [] };
+  if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), removals: [], closes: [], edits: [] };
   if (!Node.isIdentifier(inner)) return fail('the server expression is not a factory call or a variable');
   const decl = declarationOf(inner);
   if (!decl || !Node.isVariableDeclaration(decl) || decl.getSourceFile() !== sourceFile) return fail('the server variable is not declared in this file');
@@ -249,17 +249,17 @@ function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: F
   }
   if (inRoute) {
     if (!initInner || !Node.isCallExpression(initInner)) return fail(`'${name}' is not built by a factory call`);
-    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes };
+    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes, edits: [] };
   }
   if (!Node.isSourceFile(statement.getParent()) || statement.isExported()) return fail(`'${name}' is neither built in the request handler nor a module-level variable of this file`);
   if (initInner && Node.isCallExpression(initInner)) {
     if (outside.length > 0) fail(`the module-level server '${name}' is also used outside the request handler (line ${outside[0]!.getStartLineNumber()})`);
-    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes };
+    return { factory: resolvableFactory(initInner, route, insertAt), removals: [statement], closes, edits: [] };
   }
   if (initInner && Node.isNewExpression(initInner)) {
     const wrapped = wrapConstruction(sourceFile, statement, name, outside, insertAt);
     if (typeof wrapped === 'string') return fail(wrapped);
-    return { factory: wrapped.name, removals: [statement, ...wrapped.moved], closes, prelude: { at: statement, text: wrapped.text } };
+    return { factory: wrapped.name, removals: [], closes, edits: wrapped.edits };
   }
   return fail(`'${name}' is not built by a factory call or a construction in this file`);
 }
@@ -421,8 +421,7 @@ function wrapSingleton(sourceFile: SourceFile, decl: import('ts-morph').Variable
   }
   const wrapped = wrapConstruction(sourceFile, statement, name, setUp, insertAt);
   if (typeof wrapped === 'string') return fail(`${what}: ${wrapped}`);
-  const edits: TextEdit[] = [{ start: statement.getStart(), end: statement.getEnd(), text: wrapped.text }];
-  for (const moved of wrapped.moved) edits.push({ ...statementRange(sourceFile, moved), text: '' });
+  const edits = [...wrapped.edits];
   for (const ref of connects) edits.push({ start: ref.getStart(), end: ref.getEnd(), text: `${wrapped.name}()` });
   return { factory: wrapped.name, edits };
 }

@@ -2,7 +2,7 @@
  * stdio hosting: `server.connect(new StdioServerTransport())` of a server that comes from a factory
  * call, or whose construction and registrations can be wrapped into one → `serveStdio(factory)`.
  */
-import { Node, SyntaxKind, type CallExpression, type SourceFile, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, SERVER_CONNECT_METHOD, STDIO_TRANSPORT, TARGET, TARGET_SERVER_STDIO_ENTRY } from '@mcp-mrtr/surface';
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
@@ -56,7 +56,7 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
 
   let factory: string | undefined;
   const removals: Node[] = [];
-  let prelude: { at: Statement; text: string } | undefined;
+  const edits: TextEdit[] = [];
   const awaitedReceiver = connectedServer(connect);
 
   if (Node.isCallExpression(awaitedReceiver)) {
@@ -82,8 +82,7 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
       const wrapped = wrapConstruction(sourceFile, statement, nameNode.getText(), otherUses, connectStatement);
       if (typeof wrapped === 'string') return notRecognised(wrapped);
       factory = wrapped.name;
-      prelude = { at: statement, text: wrapped.text };
-      removals.push(statement, ...wrapped.moved);
+      edits.push(...wrapped.edits);
     } else {
       return notRecognised('the server is not built by a factory call or a construction in this file');
     }
@@ -107,13 +106,8 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
   const { line, column } = sourceFile.getLineAndColumnAtPos(connect.getStart());
   const replacement = `${TARGET.serveStdio}(${factory}${options});`;
 
-  const edits: TextEdit[] = [];
   edits.push({ start: connectStatement.getStart(), end: connectStatement.getEnd(), text: replacement });
-  for (const node of removals) {
-    const range = statementRange(sourceFile, node);
-    if (prelude && node === prelude.at) edits.push({ start: node.getStart(), end: node.getEnd(), text: prelude.text });
-    else edits.push({ ...range, text: '' });
-  }
+  for (const node of removals) edits.push({ ...statementRange(sourceFile, node), text: '' });
   const text = sourceFile.getFullText();
   sourceFile.replaceWithText(applyEdits(text, edits));
   ensureNamedImports(sourceFile, TARGET_SERVER_STDIO_ENTRY, [TARGET.serveStdio], [], flavourOf(sourceFile));
