@@ -2,7 +2,7 @@
 /**
  * `npm run bench`: times mcp-mrtr against the official v1-to-v2 codemod and the parse floor on
  * seeded generated trees, in one run on the same machine, and reports ratios against the targets
- * of issue 6. Every measurement is a fresh process; figures are medians of --reps runs.
+ * listed in its README table. Every measurement is a fresh process; figures are medians of --reps runs.
  *
  *   node bench/run.mjs [--sizes 500,2000] [--full] [--reps 3] [--seed 42] [--tools migrate,official]
  *                      [--no-lint] [--lint-sizes 2000] [--no-readme] [--trees-dir <dir>] [--timeout-s 900]

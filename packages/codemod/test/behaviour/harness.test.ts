@@ -1,7 +1,7 @@
 /**
  * The behaviour harness must be able to fail: deliberately wrong migrations of the harness's own
  * fixture cases are run against the same real clients and each known mistake must show up as a
- * difference. Also pins down the SDK behaviour the codemod relies on (MRTR-NOTES §3): the legacy
+ * difference. Also pins down the SDK behaviour the codemod relies on: the legacy
  * shim serves an input_required handler to a 2025-era client by sending real push requests.
  */
 import { randomBytes } from 'node:crypto';
@@ -103,7 +103,7 @@ describe('behaviour scripts', () => {
   });
 });
 
-describe('SDK behaviour the migration relies on (MRTR-NOTES §3)', () => {
+describe('SDK behaviour the migration relies on', () => {
   it('a 2026-07-28 client fulfils input_required rounds: the call is sent again with the answers', async () => {
     const run = await runWithMrtrClient(elicitOutput, deleteFile, accept);
     expect(run.rounds).toBe(2);

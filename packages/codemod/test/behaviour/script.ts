@@ -82,7 +82,7 @@ export function discoverBehaviourCases(casesDir: string): BehaviourCase[] {
 
 /**
  * Cases whose output migrates something (calls `inputRequired`, comments aside) but whose case.json has no
- * behaviour section: issue 3 wants a behaviour test for every fixture the codemod migrates.
+ * behaviour section: every fixture the codemod migrates needs a behaviour test.
  */
 export function casesMissingBehaviour(casesDir: string): string[] {
   const missing: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The severity each rule carries in `recommended` (the issue's contract). `strict` turns every rule
+ * The severity each rule carries in `recommended`, declared once here. `strict` turns every rule
  * into an error.
  */
 export const RULE_SEVERITY = {

@@ -1,5 +1,5 @@
 /**
- * Legacy server-to-client request sites in one source file (MRTR-NOTES §2): v1/v2 server methods,
+ * Legacy server-to-client request sites in one source file: v1/v2 server methods,
  * `extra.sendRequest` / destructured `sendRequest`, `server.request`, v2 `ctx.mcpReq.*`, bound and
  * destructured aliases, `throw new UrlElicitationRequiredError`, the completion notifier and raw
  * JSON-RPC request objects. Look-alikes (a user's own `elicitInput(message)`, another library's

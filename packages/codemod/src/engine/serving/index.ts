@@ -1,5 +1,5 @@
 /**
- * Serving the 2026-07-28 revision (issue 5). A server connected with
+ * Serving the 2026-07-28 revision. A server connected with
  * `server.connect(new StdioServerTransport())` or hosted with `StreamableHTTPServerTransport` / SSE
  * speaks only the 2025 era.
  *
