@@ -4,7 +4,7 @@
  *
  *   mcp-mrtr migrate <paths..> [--dry-run] [--force] [--json <file>] [--sarif <file>]
  *                              [--tsconfig <file>] [--state-key-env <NAME>] [--ignore <glob..>]
- *   mcp-mrtr check   <paths..> [--json <file>] [--sarif <file>]
+ *   mcp-mrtr check   <paths..> [--json <file>] [--sarif <file>] [--tsconfig <file>] [--ignore <glob..>]
  *
  * Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed
  * (check: legacy sites exist); 2 refused, usage error or crash.
@@ -38,15 +38,17 @@ interface CommonArgs {
   paths: string[];
   json?: string;
   sarif?: string;
+  tsconfig?: string;
+  ignore: string[];
 }
 
 interface MigrateArgs extends CommonArgs {
   dryRun: boolean;
   force: boolean;
-  tsconfig?: string;
   stateKeyEnv: string;
-  ignore: string[];
 }
+
+type CheckArgs = CommonArgs;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -163,9 +165,13 @@ async function analyse(
   return { result: withMocks, skipped: discovery.skipped };
 }
 
+function checkTsconfig(args: CommonArgs, cwd: string): void {
+  if (args.tsconfig && !fs.existsSync(path.resolve(cwd, args.tsconfig))) throw new UsageError(`--tsconfig file not found: ${args.tsconfig}`);
+}
+
 async function runMigrate(args: MigrateArgs): Promise<number> {
   const cwd = process.cwd();
-  if (args.tsconfig && !fs.existsSync(path.resolve(cwd, args.tsconfig))) throw new UsageError(`--tsconfig file not found: ${args.tsconfig}`);
+  checkTsconfig(args, cwd);
   if (!ENV_NAME.test(args.stateKeyEnv)) throw new UsageError(`--state-key-env must be an environment variable name, got: ${args.stateKeyEnv}`);
   if (!args.dryRun && !args.force) {
     const dirty = dirtyWorkTrees(args.paths, cwd);
@@ -215,9 +221,10 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
   return exitCodeFor(result, 'migrate');
 }
 
-async function runCheck(args: CommonArgs): Promise<number> {
+async function runCheck(args: CheckArgs): Promise<number> {
   const cwd = process.cwd();
-  const { result, skipped } = await analyse(args.paths, cwd, { ignore: [] });
+  checkTsconfig(args, cwd);
+  const { result, skipped } = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, ignore: args.ignore });
   const jsonOnStdout = writeReports(result, args, 'check', cwd, true);
   const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, skipped, color: useColor() });
   (jsonOnStdout ? err : out)(report);
@@ -228,6 +235,10 @@ function asStrings(value: unknown): string[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map(String);
 }
+
+/** Options `migrate` and `check` share: the same files and the same type information. */
+const TSCONFIG_OPTION = { type: 'string', requiresArg: true, describe: 'tsconfig.json for type information' } as const;
+const IGNORE_OPTION = { type: 'string', array: true, requiresArg: true, describe: 'Gitignore-style globs to skip (relative to cwd)' } as const;
 
 export async function main(argv: string[]): Promise<number> {
   let code: number | undefined;
@@ -248,14 +259,14 @@ export async function main(argv: string[]): Promise<number> {
           .positional('paths', { type: 'string', array: true, describe: 'Files or directories' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'Write nothing; print a unified diff' })
           .option('force', { type: 'boolean', default: false, describe: 'Run even in a git work tree with uncommitted changes' })
-          .option('tsconfig', { type: 'string', requiresArg: true, describe: 'tsconfig.json for type information' })
+          .option('tsconfig', TSCONFIG_OPTION)
           .option('state-key-env', {
             type: 'string',
             requiresArg: true,
             default: DEFAULT_STATE_KEY_ENV,
             describe: 'Environment variable the generated code reads the requestState HMAC key from',
           })
-          .option('ignore', { type: 'string', array: true, requiresArg: true, describe: 'Gitignore-style globs to skip (relative to cwd)' }),
+          .option('ignore', IGNORE_OPTION),
       async (a) => {
         code = await runMigrate({
           paths: asStrings(a.paths),
@@ -272,9 +283,13 @@ export async function main(argv: string[]): Promise<number> {
     .command(
       'check <paths..>',
       'Change nothing; list every legacy site and what migrate would do (exit 1 when any exist)',
-      (y) => y.positional('paths', { type: 'string', array: true, describe: 'Files or directories' }),
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: 'Files or directories' })
+          .option('tsconfig', TSCONFIG_OPTION)
+          .option('ignore', IGNORE_OPTION),
       async (a) => {
-        code = await runCheck({ paths: asStrings(a.paths), json: a.json, sarif: a.sarif });
+        code = await runCheck({ paths: asStrings(a.paths), json: a.json, sarif: a.sarif, tsconfig: a.tsconfig, ignore: asStrings(a.ignore) });
       },
     )
     .example(`${TOOL_NAME} migrate src --dry-run`, 'Preview the migration as a diff')

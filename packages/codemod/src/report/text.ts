@@ -164,7 +164,10 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
 
   out.push('');
   if (check) {
-    out.push(all.length > 0 ? `Migrate with: mcp-mrtr migrate ${options.paths.map(quote).join(' ')}` : 'No legacy server-to-client requests found.');
+    if (all.length === 0) out.push('No legacy server-to-client requests found.');
+    // `migrate` would only add markers here: pointing at it would promise a rewrite that does not come
+    else if (summary.sitesMigrated === 0) out.push('No site here can be migrated automatically: each needs a change by hand (reasons above).');
+    else out.push(`Migrate with: mcp-mrtr migrate ${options.paths.map(quote).join(' ')}`);
   } else {
     out.push(`Find every site left to do: ${todoSearchCommand(options.paths)}`);
   }
