@@ -25,7 +25,7 @@ import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
 import { planPackageJsonChanges } from './engine/package-json.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches } from './engine/reach/index.js';
-import { loadRewriteStage, REWRITE_UNAVAILABLE, type RewriteStage } from './engine/rewrite-stage.js';
+import { loadRewriteStage, type RewriteStage } from './engine/rewrite-stage.js';
 import { applyServingRewrites, SERVING_ADVICE, type ServingFinding } from './engine/serving/index.js';
 import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
 import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
@@ -277,7 +277,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   for (const decision of decisions) decisionBySite.set(decision.site, decision);
   for (const reach of reaches) {
     const decision = decisionBySite.get(reach.site);
-    const vague = !decision || (decision.status === 'flagged' && (!decision.reason || decision.reason === REWRITE_UNAVAILABLE));
+    const vague = !decision || (decision.status === 'flagged' && !decision.reason);
     if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
   }
 

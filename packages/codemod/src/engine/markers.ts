@@ -77,10 +77,3 @@ function hasMarkerAbove(text: string, lineStart: number): boolean {
   return text.slice(prevStart, prevEnd).includes(TODO_MARKER);
 }
 
-/** Whether a statement already carries a marker (used to keep reports stable across runs). */
-export function hasMarker(node: Node): boolean {
-  const text = node.getSourceFile().getFullText();
-  const anchor = markerAnchor(node);
-  const lineStart = text.lastIndexOf('\n', anchor.getStart() - 1) + 1;
-  return hasMarkerAbove(text, lineStart);
-}

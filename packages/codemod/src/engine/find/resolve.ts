@@ -3,7 +3,7 @@
  * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
  * test on types.
  */
-import { Node, type Identifier, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionLike = Node & { getBody?: () => Node | undefined };
@@ -167,6 +167,3 @@ export function nameText(node: Node | undefined): string | undefined {
   return undefined;
 }
 
-export function isIdentifierNamed(node: Node | undefined, name: string): node is Identifier {
-  return node !== undefined && Node.isIdentifier(node) && node.getText() === name;
-}

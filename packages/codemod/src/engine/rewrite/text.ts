@@ -33,11 +33,6 @@ export function indentOf(node: Node): string {
   return match ? match[0] : '';
 }
 
-/** Re-indents a multi-line snippet: every line after the first gets `indent` prepended. */
-export function indentLines(lines: string[], indent: string): string {
-  return lines.map((line, i) => (i === 0 || line === '' ? line : indent + line)).join('\n');
-}
-
 export function isIdentifierName(name: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(name);
 }
