@@ -238,6 +238,30 @@ function releaseQuota(req) {
 export default app;
 `;
 
+// A factory with an optional parameter: createMcpHandler would pass its context as \`runner\`.
+const HTTP_OPTIONAL_PARAM = `import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+export interface Runner { run(command: string): string }
+
+export function getServer(runner?: Runner): McpServer {
+  const active = runner ?? { run: (command: string) => command };
+  const server = new McpServer({ name: 'runner', version: '1.0.0' });
+  server.registerTool('run', { description: 'Runs' }, async () => ({ content: [{ type: 'text', text: active.run('ls') }] }));
+  return server;
+}
+
+export const app = express();
+app.use(express.json());
+app.post('/mcp', async (req, res) => {
+  const server = getServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+});
+`;
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
@@ -248,7 +272,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
-  const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS };
+  const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS, 'http-optional-param.ts': HTTP_OPTIONAL_PARAM };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
 }, 120_000);
@@ -287,6 +311,13 @@ describe('serving: stdio', () => {
 
   it('produces code that typechecks against the real v2 packages', () => {
     expect(typeErrors(['factory.ts', 'module-level.ts'])).toEqual([]);
+  });
+
+  it('wraps a factory declared with a parameter (the hosting calls it with a context), passes one without as is', () => {
+    const out = file('http-optional-param.ts').output!;
+    expect(out).toContain('const mcpHandler = toNodeHandler(createMcpHandler(() => getServer()));');
+    expect(typeErrors(['http-optional-param.ts'])).toEqual([]);
+    expect(file('factory.ts').output).toContain('serveStdio(createServer);');
   });
 
   it('flags a server used after connecting, with the exact advice', () => {
@@ -364,7 +395,7 @@ describe('serving: Streamable HTTP and per-session state', () => {
   });
 
   it('changes nothing on a second run', async () => {
-    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs', 'http-in-main.mjs']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs', 'http-in-main.mjs', 'http-optional-param.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
     const again = await migrateProject(['src'], { cwd: dir });
     for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
   });

@@ -3,7 +3,7 @@
  * `createMcpHandler` can call once per connection or request.
  */
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type SourceFile, type Statement } from 'ts-morph';
-import { unwrapExpression } from '../find/resolve.js';
+import { declarationOf, unwrapExpression } from '../find/resolve.js';
 import { indentOf, indentUnit, reindent, statementRange, type TextEdit } from './edits.js';
 
 /** The server a `<server>.connect(transport)` call connects, through parentheses, casts and `await`. */
@@ -13,14 +13,37 @@ export function connectedServer(connect: CallExpression): Node {
   return Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
 }
 
-/** `createServer()` / `createServer(config)` with trivially re-evaluable arguments → factory text. */
+/**
+ * `createServer()` / `createServer(config)` with trivially re-evaluable arguments → factory text.
+ * `serveStdio` / `createMcpHandler` call the factory with a context argument: the function itself is
+ * passed only when it provably declares no parameter (else `createServer(runner?: Runner)` would
+ * receive the context as `runner`) and is not a method (which would lose its `this`); otherwise the
+ * call is wrapped, `() => createServer()`.
+ */
 export function factoryFromCall(call: CallExpression): string | undefined {
   const callee = unwrapExpression(call.getExpression());
   if (!callee || !(Node.isIdentifier(callee) || Node.isPropertyAccessExpression(callee))) return undefined;
   const args = call.getArguments();
-  if (args.length === 0) return callee.getText();
+  if (args.length === 0 && Node.isIdentifier(callee) && declaresNoParameter(callee)) return callee.getText();
   const simple = args.every((a) => Node.isIdentifier(a) || Node.isStringLiteral(a) || Node.isNumericLiteral(a) || Node.isPropertyAccessExpression(a));
   return simple ? `() => ${call.getText()}` : undefined;
+}
+
+/** The function an identifier names is declared (every overload) without parameters. */
+function declaresNoParameter(callee: Node): boolean {
+  const declaration = declarationOf(callee);
+  if (!declaration) return false;
+  if (Node.isFunctionDeclaration(declaration)) {
+    const implementation = declaration.getImplementation() ?? declaration;
+    return [implementation, ...implementation.getOverloads()].every((f) => f.getParameters().length === 0);
+  }
+  if (Node.isVariableDeclaration(declaration)) {
+    const init = unwrapExpression(declaration.getInitializer());
+    if (!init || !(Node.isArrowFunction(init) || Node.isFunctionExpression(init))) return false;
+    // a declared type (`const f: Factory = () => ...`) may promise parameters the arrow ignores: still none read
+    return init.getParameters().length === 0;
+  }
+  return false;
 }
 
 /**

@@ -275,7 +275,7 @@ function resolvableFactory(call: CallExpression, route: FunctionLike, insertAt: 
   });
   for (const name of names) {
     if (!name || Node.isStringLiteral(name) || Node.isNumericLiteral(name)) continue;
-    if (!Node.isIdentifier(name)) return fail(`the factory \`${abbreviate(factory!)}\` is not reachable from module scope`);
+    if (!Node.isIdentifier(name)) return fail(`the factory \`${abbreviate(call.getExpression().getText())}\` is not reachable from module scope`);
     const decl = declarationOf(name);
     if (!decl) fail(`'${name.getText()}' cannot be resolved`);
     if (route.containsRange(decl!.getPos(), decl!.getEnd())) fail(`the factory uses '${name.getText()}', which is local to the request handler`);
