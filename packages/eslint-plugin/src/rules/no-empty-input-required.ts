@@ -1,6 +1,6 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { LEGACY_METHODS, TARGET, isLegacyMethod } from '@mcp-mrtr/surface';
-import { findProperty, getStaticString, hasSpread, resolveConstInit, textHasAny, unwrap } from '../utils/ast.js';
+import { findProperty, findVariable, getStaticString, hasSpread, outerParent, resolveConstInit, textHasAny, unwrap } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import {
   builderNameOf,
@@ -22,6 +22,27 @@ function isAbsent(node: TSESTree.Node): boolean {
   if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
   if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
   return n.type === AST_NODE_TYPES.UnaryExpression && n.operator === 'void';
+}
+
+/**
+ * `const missing = {}; if (!a) missing.a = inputRequired.elicit(…); … inputRequired({ inputRequests: missing })`:
+ * an object that starts empty and is filled under conditions before the return (the SDK's own
+ * multi-question pattern). Any write to one of its properties, or handing it to a function
+ * (`Object.assign(missing, …)`, `add(missing)`), means the literal no longer tells what is sent.
+ */
+function filledLater(sourceCode: Readonly<TSESLint.SourceCode>, value: TSESTree.Node): boolean {
+  const id = unwrap(value);
+  if (id.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(sourceCode, id);
+  return !!variable?.references.some((ref) => {
+    if (ref.identifier === id) return false;
+    const use = outerParent(ref.identifier);
+    if (use?.type === AST_NODE_TYPES.CallExpression || use?.type === AST_NODE_TYPES.NewExpression) return use.arguments.some((a) => unwrap(a) === ref.identifier);
+    if (use?.type !== AST_NODE_TYPES.MemberExpression || unwrap(use.object) !== ref.identifier) return false;
+    const target = outerParent(use);
+    if (target?.type === AST_NODE_TYPES.AssignmentExpression) return unwrap(target.left) === use;
+    return target?.type === AST_NODE_TYPES.UpdateExpression;
+  });
 }
 
 export default createRule<[], MessageId>({
@@ -98,7 +119,7 @@ export default createRule<[], MessageId>({
       if (!requests || !hasRequests) return;
       const entries = resolveConstInit(sourceCode, requests.value);
       if (entries?.type !== AST_NODE_TYPES.ObjectExpression) return;
-      if (entries.properties.length === 0) {
+      if (entries.properties.length === 0 && !filledLater(sourceCode, requests.value)) {
         context.report({ node: requests.value, messageId: 'emptyInputRequests' });
         return;
       }

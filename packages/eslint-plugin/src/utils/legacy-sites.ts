@@ -11,6 +11,7 @@ import {
   CTX_MCPREQ_PROPERTY,
   ELICITATION_COMPLETION_NOTIFIER,
   GENERIC_REQUEST_SENDERS,
+  MCP_PACKAGE_PREFIX,
   MCP_SERVER_INNER_PROPERTY,
   RESULT_SCHEMA_TO_LEGACY,
   SERVER_CLASSES,
@@ -74,6 +75,10 @@ type Source = Readonly<TSESLint.SourceCode>;
 export function isServerLike(sourceCode: Source, expr: TSESTree.Node, depth = 0): boolean {
   const node = unwrap(expr);
   if (depth > 4) return false;
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const declared = declaredServerType(sourceCode, node);
+    if (declared !== undefined) return declared;
+  }
   const typeNames = getTypeNames(sourceCode, node);
   if (typeNames) return typeNames.some((n) => SERVER_CLASS_NAMES.has(n));
   switch (node.type) {
@@ -91,6 +96,68 @@ export function isServerLike(sourceCode: Source, expr: TSESTree.Node, depth = 0)
     default:
       return false;
   }
+}
+
+/**
+ * What the written type of a variable or parameter says (no type checker needed): `srv: Server`
+ * imported from an MCP package is a server, `Server` imported from elsewhere (node:http) is not; a
+ * locally declared interface or type literal that declares a legacy method with MCP evidence in
+ * its signature (`interface Wired { elicitInput(p: ElicitRequest['params']): Promise<ElicitResult> }`)
+ * is one too. Undefined when the annotation says nothing either way.
+ */
+function declaredServerType(sourceCode: Source, id: TSESTree.Identifier): boolean | undefined {
+  const def = findVariable(sourceCode, id)?.defs[0];
+  if (!def) return undefined;
+  const nameNode = def.name as TSESTree.Node;
+  const annotated =
+    def.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node.id : nameNode.type === AST_NODE_TYPES.Identifier ? nameNode : undefined;
+  const annotation = annotated && 'typeAnnotation' in annotated ? annotated.typeAnnotation?.typeAnnotation : undefined;
+  const type = annotation && withoutNullish(annotation);
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  // `Server`, or `sdk.Server` through a namespace import
+  const head = type.typeName.type === AST_NODE_TYPES.TSQualifiedName ? type.typeName.left : type.typeName;
+  const member = type.typeName.type === AST_NODE_TYPES.TSQualifiedName ? type.typeName.right.name : undefined;
+  if (head.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const typeDef = findVariable(sourceCode, head)?.defs[0];
+  if (typeDef?.type === 'ImportBinding') {
+    const from = typeDef.parent?.type === AST_NODE_TYPES.ImportDeclaration ? String(typeDef.parent.source.value) : '';
+    const spec = typeDef.node;
+    const imported =
+      member ?? (spec.type === AST_NODE_TYPES.ImportSpecifier ? (spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : String(spec.imported.value)) : head.name);
+    if (!SERVER_CLASS_NAMES.has(imported)) return undefined;
+    return from.startsWith(MCP_PACKAGE_PREFIX);
+  }
+  if (member) return undefined;
+  const local = typeDef?.node;
+  if (local && (local.type === AST_NODE_TYPES.TSInterfaceDeclaration || local.type === AST_NODE_TYPES.TSTypeAliasDeclaration)) {
+    return declaresLegacyMethods(sourceCode, local) ? true : undefined;
+  }
+  return undefined;
+}
+
+/** `T | undefined | null` → `T`. */
+function withoutNullish(type: TSESTree.TypeNode): TSESTree.TypeNode | undefined {
+  if (type.type !== AST_NODE_TYPES.TSUnionType) return type;
+  const rest = type.types.filter((t) => t.type !== AST_NODE_TYPES.TSUndefinedKeyword && t.type !== AST_NODE_TYPES.TSNullKeyword);
+  return rest.length === 1 ? rest[0] : undefined;
+}
+
+/** Parameter and result types, or fields, that only MCP's legacy requests carry. */
+const LEGACY_SIGNATURE_EVIDENCE = /\b(?:Elicit|CreateMessage|ListRoots|Sampling)\w*(?:Request|Result|Params)\b|\brequestedSchema\b|\bmaxTokens\b/;
+
+/**
+ * A local interface / type literal shaped like an MCP server: it declares a legacy method whose
+ * signature names MCP request or result types, or declares two or more legacy methods. A chat
+ * client's own `createMessage(text: string)` alone is not evidence.
+ */
+function declaresLegacyMethods(sourceCode: Source, decl: TSESTree.TSInterfaceDeclaration | TSESTree.TSTypeAliasDeclaration): boolean {
+  const members =
+    decl.type === AST_NODE_TYPES.TSInterfaceDeclaration ? decl.body.body : decl.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral ? decl.typeAnnotation.members : [];
+  const legacy = members.filter(
+    (m) => (m.type === AST_NODE_TYPES.TSMethodSignature || m.type === AST_NODE_TYPES.TSPropertySignature) && !m.computed && m.key.type === AST_NODE_TYPES.Identifier && Object.prototype.hasOwnProperty.call(SERVER_METHOD_TO_LEGACY, m.key.name),
+  );
+  if (legacy.length >= 2) return true;
+  return legacy.some((m) => LEGACY_SIGNATURE_EVIDENCE.test(sourceCode.getText(m)));
 }
 
 /** Does `expr` hold the v2 per-request helper object `ctx.mcpReq`? */

@@ -19,6 +19,9 @@ const shared = {
     // error data and nested descriptors are not results
     `throw new SdkError(code, 'unsupported', { resultType: 'input_required', method: m });`,
     `const info = { kind: { resultType: 'input_required' } };`,
+    // starts empty, filled under conditions before the return (the SDK's multi-question pattern)
+    IMPORT + `export function ask(ctx) {\n  const missing = {};\n  if (!ctx.name) missing.name = inputRequired.elicit({ message: 'Name?', requestedSchema: {} });\n  if (!ctx.roots) missing['roots'] = inputRequired.listRoots();\n  if (Object.keys(missing).length > 0) return inputRequired({ inputRequests: missing });\n  return { content: [] };\n}`,
+    IMPORT + `const missing = {};\nObject.assign(missing, pending());\ninputRequired({ inputRequests: missing });`,
     // look-alikes
     `const empty = {}; const result = { resultType: 'complete' }; other({ inputRequests: {} });`,
   ],
@@ -31,6 +34,8 @@ const shared = {
     { code: `handler = () => ({ resultType: 'input_required', inputRequests: {} });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: {} });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: {}, requestState: s });`, errors: [{ messageId: 'emptyInputRequests' }] },
+    // read but never filled: still empty
+    { code: IMPORT + `const missing = {};\nconsole.log(missing.name);\ninputRequired({ inputRequests: missing });`, errors: [{ messageId: 'emptyInputRequests' }] },
     { code: IMPORT + `inputRequired({ inputRequests: { a: { method: 'tools/call', params: {} } } });`, errors: [{ messageId: 'notAnInputRequest' }] },
     { code: IMPORT + `inputRequired({ inputRequests: { a: 'please answer', b: null, c: { message: 'x' } } });`, errors: [{ messageId: 'notAnInputRequest' }, { messageId: 'notAnInputRequest' }, { messageId: 'notAnInputRequest' }] },
     { code: IMPORT + `inputRequired({ inputRequests: { p: inputRequired.ping() } });`, errors: [{ messageId: 'unknownBuilder' }] },

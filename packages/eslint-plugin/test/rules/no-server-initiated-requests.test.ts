@@ -102,9 +102,41 @@ const outside = [
   { code: V1 + `mcp.prompt('p', { lang: completable(z.string(), async () => { await mcp.server.listRoots(); return []; }) }, async () => ({ messages: [] }));`, context: 'non-mrtr-request-handler' },
 ] as const;
 
+/** The sender arrives typed, not named like a server: a local interface, the SDK's `Server` on a parameter. */
+const WIRED = `import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+interface Wired { elicitInput(p: ElicitRequest['params']): Promise<ElicitResult> }
+let wired: Wired | undefined;
+export function wire(w: Wired) { wired = w; }
+export async function askChoice(msg: string) { return wired!.elicitInput({ message: msg, requestedSchema: { type: 'object', properties: {} } }); }`;
+const typedSenders = [
+  { code: WIRED, errors: [{ messageId: 'legacyRequest', line: 5 }] },
+  // a type alias with two legacy methods is server-shaped without MCP type names
+  { code: `type Wire = { createMessage(p: object): Promise<unknown>; listRoots(): Promise<unknown> };
+const link: Wire = getLink();
+export const roots = () => link.listRoots();`, errors: [{ messageId: 'legacyRequest' }] },
+  { code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function confirmWith(s: Server, q: string) { const r = await s.elicitInput({ message: q, requestedSchema: { type: 'object', properties: {} } }); return r.action === 'accept'; }`, errors: [{ messageId: 'legacyRequest', line: 2 }] },
+  { code: `import { Server as LowLevel } from '@modelcontextprotocol/sdk/server/index.js';
+export async function sample(conn: LowLevel) { return conn.createMessage({ messages: [], maxTokens: 5 }); }`, errors: [{ messageId: 'legacyRequest' }] },
+  { code: `import * as sdk from '@modelcontextprotocol/sdk/server/index.js';
+export async function roots(conn: sdk.Server) { return conn.listRoots(); }`, errors: [{ messageId: 'legacyRequest' }] },
+  { code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function confirmWith(srv: Server, q: string) { await srv.elicitInput({ message: q, requestedSchema: { type: 'object', properties: {} } }); }`, errors: [{ messageId: 'legacyRequest' }] },
+];
+const typedLookAlikes = [
+  // a chat client's own createMessage, declared locally, is not a server
+  `interface Chat { createMessage(text: string): Promise<string> }
+let chat: Chat | undefined;
+export const hi = () => chat!.createMessage('hi');`,
+  // node's http Server is not an MCP server, whatever the parameter is called
+  `import { Server } from 'node:http';
+export async function f(server: Server) { await server.listRoots(); return server.listen(3000); }`,
+];
+
 const tsOnly = {
-  valid: [CANONICAL_OUTPUT],
+  valid: [CANONICAL_OUTPUT, ...typedLookAlikes],
   invalid: [
+    ...typedSenders,
     { code: `class S { constructor(private server: Server) {}\n  async run() { return (this.server as Server).elicitInput({ message: 'x', requestedSchema: {} }); } }`, errors: [inHandler()] },
     { code: V1 + `mcp.tool('t', {}, async (_a: unknown, extra: RequestHandlerExtra) => { await extra.sendRequest({ method: 'roots/list' } as const, ListRootsResultSchema); return { content: [] }; });`, errors: [inHandler()] },
   ],
@@ -127,8 +159,10 @@ describe('no-server-initiated-requests', () => {
     valid: [
       // named like a server but typed as something else
       `class ChatServer { createMessage(x: unknown) { return x; } }\nexport async function f(server: ChatServer) { await server.createMessage({}); }`,
+      ...typedLookAlikes,
     ],
     invalid: [
+      ...typedSenders,
       { code: `class ChatServer { createMessage(x: unknown) { return x; } }\nexport async function f(server: any) { await server.createMessage({}); }`, errors: [inHandler()] },
     ],
   });
