@@ -45,11 +45,15 @@ describe('planPackageJsonChanges: which manifest a file belongs to', () => {
     expect(changes[0]!.removed).toEqual({});
     expect(changes[0]!.added).toEqual({ '@modelcontextprotocol/server': expect.any(String) });
     expect(JSON.parse(changes[0]!.output).devDependencies['@modelcontextprotocol/sdk']).toBe('1.32.2');
+    expect(changes[0]!.notes).toEqual([expect.stringMatching(/^@modelcontextprotocol\/sdk kept: project\/src\/legacy\.cjs still import it after this run/)]);
   });
 
-  it('plans nothing when the only file still requires the v1 SDK', () => {
-    const { file } = outerWithInner(false);
-    expect(planPackageJsonChanges([{ path: file, text: `const sdk = require("@modelcontextprotocol/sdk/types.js");\n` }])).toEqual([]);
+  it('changes nothing, and says why, when the only file still requires the v1 SDK', () => {
+    const { outer, file } = outerWithInner(false);
+    const changes = planPackageJsonChanges([{ path: file, text: `const sdk = require("@modelcontextprotocol/sdk/types.js");\n` }]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.output).toBe(changes[0]!.original);
+    expect(changes[0]!.notes).toEqual([`@modelcontextprotocol/sdk kept: ${path.relative(outer, file)} still import it after this run; migrate them, then remove it`]);
   });
 });
 
@@ -76,6 +80,34 @@ describe('planPackageJsonChanges: files outside the run, test-only packages', ()
     expect(changes[0]!.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
     expect(changes[0]!.notes).toEqual([expect.stringMatching(/^@modelcontextprotocol\/sdk kept: test\/server\.test\.ts \(not in this run\) still import it/)]);
     expect(JSON.parse(changes[0]!.output).dependencies).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0' });
+  });
+
+  it('a bundler config naming the v1 SDK in its external list is not an import (in the run or outside it)', () => {
+    const tsup = `import { defineConfig } from 'tsup';\n// the SDK is a peer: keep it out of the bundle\nexport default defineConfig({ entry: ['src/index.ts'], external: ['@modelcontextprotocol/sdk', "@modelcontextprotocol/sdk/server/mcp.js"] });\n`;
+    const esbuild = `require('esbuild').build({ entryPoints: ['src/index.ts'], bundle: true, external: ['@modelcontextprotocol/sdk'] });\n`;
+    const dir = project({ 'src/server.ts': MIGRATED, 'tsup.config.ts': tsup, 'scripts/build.cjs': esbuild }, { dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } });
+    const server = path.join(dir, 'src/server.ts');
+    const config = path.join(dir, 'tsup.config.ts');
+    const changes = planPackageJsonChanges([{ path: server, text: MIGRATED }, { path: config, text: tsup }], new Set([server, config]));
+    expect(changes[0]!.removed).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2' });
+    expect(changes[0]!.notes).toBeUndefined();
+    expect(JSON.parse(changes[0]!.output).dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+  });
+
+  it('keeps the v1 SDK for a type-only import, a dynamic import(), a re-export or a test mock of it, naming the file', () => {
+    for (const text of [
+      `import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';\n`,
+      `export async function load() { return import('@modelcontextprotocol/sdk/server/mcp.js'); }\n`,
+      `export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n`,
+      `vi.mock('@modelcontextprotocol/sdk/server/mcp.js', () => ({ McpServer: class {} }));\n`,
+    ]) {
+      const dir = project({ 'src/server.ts': MIGRATED, 'src/other.ts': text }, { dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } });
+      const server = path.join(dir, 'src/server.ts');
+      const other = path.join(dir, 'src/other.ts');
+      const changes = planPackageJsonChanges([{ path: server, text: MIGRATED }, { path: other, text }], new Set([server, other]));
+      expect(changes[0]!.removed, text).toEqual({});
+      expect(changes[0]!.notes, text).toEqual([expect.stringMatching(/^@modelcontextprotocol\/sdk kept: src\/other\.ts still import it after this run/)]);
+    }
   });
 
   it('removes the v1 SDK when the run covers every file that imported it', () => {

@@ -7,13 +7,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ts } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
 import { discoverFiles } from '../discover.js';
 import { looksLikeTestFile } from '../report/test-mocks.js';
-import { isV1Source } from './upgrade.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
+
+const LEGACY_MOCK = new RegExp(`\\.(?:mock|doMock|unstable_mockModule)\\(\\s*['"\`]${LEGACY_SDK_PACKAGE.replace('/', '\\/')}(?:/|['"\`])`);
+
+/**
+ * The text loads the v1 SDK: an import, re-export, `require()`, `import()` or a test runner's module
+ * mock of it. A mere string naming it (a bundler's `external` list, a comment) is not a use.
+ */
+export function importsV1Sdk(text: string): boolean {
+  if (!text.includes(LEGACY_SDK_PACKAGE)) return false;
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  if (importedFiles.some((f) => f.fileName === LEGACY_SDK_PACKAGE || f.fileName.startsWith(`${LEGACY_SDK_PACKAGE}/`))) return true;
+  return LEGACY_MOCK.test(text);
+}
 
 /** Files of the package outside this run that still import the v1 SDK (relative paths, a few). */
 function v1ImportersOutside(manifestPath: string, inRun: ReadonlySet<string>): string[] {
@@ -27,7 +40,7 @@ function v1ImportersOutside(manifestPath: string, inRun: ReadonlySet<string>): s
     } catch {
       continue;
     }
-    if (isV1Source(text)) found.push(path.relative(dir, file));
+    if (importsV1Sdk(text)) found.push(path.relative(dir, file));
     if (found.length >= 3) break;
   }
   return found;
@@ -60,7 +73,9 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
     // A file still importing the v1 SDK (e.g. a v1 CommonJS file the official codemod does not upgrade,
     // or a file this run did not cover) keeps it declared.
     const notes: string[] = [];
-    let keepLegacy = texts.some(isV1Source);
+    const inside = owners.filter((f) => importsV1Sdk(f.text)).map((f) => path.relative(path.dirname(manifestPath), f.path));
+    let keepLegacy = inside.length > 0;
+    if (keepLegacy) notes.push(`${LEGACY_SDK_PACKAGE} kept: ${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', ...' : ''} still import it after this run; migrate them, then remove it`);
     if (!keepLegacy) {
       const outside = v1ImportersOutside(manifestPath, inRun);
       if (outside.length > 0) {
