@@ -18,7 +18,7 @@ import {
   isLegacyMethod,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import {
@@ -68,7 +68,7 @@ function messageFor(method: LegacyMethod): MessageId {
 
 const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'no-deprecated-client-features',
   meta: {
     type: 'suggestion',

@@ -12,7 +12,7 @@ import {
   TARGET,
   type MrtrMethod,
 } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { classifyRequestHandlerTarget } from '../utils/mcp-context.js';
 import {
@@ -44,7 +44,7 @@ function isCacheField(name: string | undefined): boolean {
 
 const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'no-input-required-cache',
   meta: {
     type: 'problem',

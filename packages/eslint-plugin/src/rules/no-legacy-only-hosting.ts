@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { HOSTING_ADVICE, HTTP_TRANSPORTS, MCP_PACKAGE_PREFIX, SERVER_CONNECT_METHOD, SSE_TRANSPORTS, STDIO_TRANSPORT, TARGET } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { memberName, unwrap } from '../utils/static-shapes.js';
 
@@ -44,7 +44,7 @@ function transportImports(program: TSESTree.Program): Map<string, Kind> {
   return names;
 }
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'no-legacy-only-hosting',
   meta: {
     type: 'suggestion',

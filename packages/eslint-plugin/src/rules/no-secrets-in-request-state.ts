@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { REQUEST_STATE_CODEC_MINT, TARGET, looksSecret } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
@@ -24,7 +24,7 @@ const CODEC_RECEIVER_NAME = /codec|requeststate|statecodec/i;
 
 const isRelevant = fileTokenFilter([TARGET.requestStateField, `.${REQUEST_STATE_CODEC_MINT}(`, TARGET.inputRequiredValue]);
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'no-secrets-in-request-state',
   meta: {
     type: 'problem',

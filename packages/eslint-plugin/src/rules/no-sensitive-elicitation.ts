@@ -14,7 +14,7 @@ import {
   ZOD_OBJECT_BUILDERS,
   looksSecret,
 } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
@@ -39,7 +39,7 @@ const TRIGGER_TOKENS = [...ELICIT_CALLS, ELICIT_METHOD, `.${FORM_ELICIT_BUILDER}
 
 const isRelevant = fileTokenFilter(TRIGGER_TOKENS);
 
-export default createOptionlessRule<'sensitiveField'>({
+export default createRule<[], 'sensitiveField'>({
   name: 'no-sensitive-elicitation',
   meta: {
     type: 'problem',

@@ -6,7 +6,7 @@ import {
   SESSION_ID_PROPERTY,
   TARGET,
 } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
@@ -32,7 +32,7 @@ const mentionsCapabilities = fileTokenFilter([GET_CLIENT_CAPABILITIES]);
 const mentionsSessionId = fileTokenFilter([SESSION_ID_PROPERTY]);
 const mentionsAnswers = fileTokenFilter([...ANSWER_READERS, TARGET.inputResponsesField]);
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'no-session-scoped-client-state',
   meta: {
     type: 'suggestion',

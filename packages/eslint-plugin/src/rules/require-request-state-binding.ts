@@ -5,7 +5,7 @@ import {
   REQUEST_STATE_CODEC_OPTIONS,
   TARGET,
 } from '@mcp-mrtr/surface';
-import { createOptionlessRule } from '../utils/optionless-rule.js';
+import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import {
   calleeName,
@@ -27,7 +27,7 @@ const KEY_BYTE_BUILDERS = new Set(['from', 'encode', 'Uint8Array', 'Buffer', 'al
 
 const isRelevant = fileTokenFilter([TARGET.createRequestStateCodec]);
 
-export default createOptionlessRule<MessageId>({
+export default createRule<[], MessageId>({
   name: 'require-request-state-binding',
   meta: {
     type: 'problem',
