@@ -7,38 +7,18 @@ import { Node, SyntaxKind, type Statement } from 'ts-morph';
 import { firstEffect } from './purity.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { RewriteOptions } from '../model.js';
-import { anchorOf, definitelyExits, type HandlerWork } from './analyse.js';
+import { anchorOf, type HandlerWork } from './analyse.js';
+import { definitelyExits } from './control-flow.js';
 import { contextAccess, freeName, type ContextAccess } from './context.js';
-import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
+import type { EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
+import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-common.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, quote, textWithEdits, type TextEdit } from './text.js';
-
-/** Per-file accumulation of edits and of the names the generated code imports. */
-export interface FileWork {
-  edits: TextEdit[];
-  values: Set<string>;
-  types: Set<string>;
-  needsState: boolean;
-  names: NameAllocator;
-}
-
-export function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
-  const edits: TextEdit[] = [];
-  root.forEachDescendant((node, traversal) => {
-    if (exclude.includes(node)) return traversal.skip();
-    if (!Node.isCallExpression(node)) return;
-    const callee = node.getExpression();
-    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'getClientCapabilities') return;
-    edits.push({ start: node.getStart(), end: node.getEnd(), text: `(${capabilitiesExpression(env)} ?? ${node.getText()})` });
-    traversal.skip();
-  });
-  return edits;
-}
 
 export function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall!;
@@ -49,12 +29,6 @@ export function helperCallText(point: RequestPoint, helper: HelperWork | undefin
   args.push(quote(point.keys[0]!));
   const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
   return `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`;
-}
-
-export function reindent(node: Node, text: string, extra: string): string {
-  const multilineTemplate = node.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
-  if (multilineTemplate) return text;
-  return text.split('\n').map((l, i) => (i === 0 || l.trim() === '' ? l : extra + l)).join('\n');
 }
 
 /**
@@ -245,21 +219,6 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   return edits;
 }
 
-/**
- * A point directly in a `case` clause whose replacement declares names of its own gets a block, so
- * the names stay out of the other clauses' scope (and `no-case-declarations` stays quiet).
- */
-export function caseScoped(point: Pick<RequestPoint, 'statement'>, lines: string[], indent: string): string {
-  const parent = point.statement.getParent();
-  const inCase = parent && (Node.isCaseClause(parent) || Node.isDefaultClause(parent));
-  // `if (x) await ask(...);` / `else return helper(...);`: the branch is one statement, its replacement several.
-  const ifBranch = !!parent && Node.isIfStatement(parent);
-  if (!ifBranch && (!inCase || Node.isVariableStatement(point.statement) || !lines.some((l) => /^(const|let|var) /.test(l)))) return lines.join(`\n${indent}`);
-  const template = point.statement.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
-  const inner = lines.map((l) => (template ? l : l.split('\n').join('\n  ')));
-  return `{\n${indent}  ${inner.join(`\n${indent}  `)}\n${indent}}`;
-}
-
 /** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */
 function chainOf(node: Node): string | undefined {
   if (Node.isIdentifier(node)) return node.getText();
@@ -372,10 +331,4 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
   fw.values.add('inputRequired');
   return edits;
-}
-
-export function pascal(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  return /^[A-Za-z]/.test(joined) ? joined : `Handler${joined}`;
 }

@@ -10,7 +10,7 @@ import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
-import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-handler.js';
+import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-common.js';
 import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';

@@ -7,7 +7,8 @@
  */
 import { Node, type Block, type CallExpression } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
-import { functionWithBody, precedingCode, type FunctionWithBody } from './analyse.js';
+import { functionWithBody, type FunctionWithBody } from './analyse.js';
+import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';

@@ -17,7 +17,8 @@ import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SE
 import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { planHandler, type HandlerWork } from './analyse.js';
 import { NameAllocator, UnsupportedShape } from './emit.js';
-import { emitHandler, emitHelper, type FileWork } from './emit-handler.js';
+import { emitHandler, emitHelper } from './emit-handler.js';
+import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports } from './imports.js';
 import { Obstacle, type RequestPoint } from './points.js';

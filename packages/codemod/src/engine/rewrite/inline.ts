@@ -18,7 +18,8 @@ import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, t
 import { computeReaches } from '../reach/index.js';
 import { findRegistrations, findSites } from '../find/index.js';
 import type { Handler, Reach, Site } from '../model.js';
-import { definitelyExits, functionWithBody, type FunctionWithBody } from './analyse.js';
+import { functionWithBody, type FunctionWithBody } from './analyse.js';
+import { definitelyExits } from './control-flow.js';
 import { helperName } from './helper.js';
 import { indentOf, type TextEdit } from './text.js';
 

@@ -14,7 +14,7 @@
  */
 import { Node, SyntaxKind, type Block, type DoStatement, type ForOfStatement, type ForStatement, type Statement, type WhileStatement } from 'ts-morph';
 import { firstEffect } from './purity.js';
-import { precedingCode } from './analyse.js';
+import { precedingCode } from './control-flow.js';
 import { isLoop, line, loopFlag, siteLabel, type RequestPoint } from './points.js';
 
 /** Rounds a loop without a legacy bound may ask before the handler gives up. */

@@ -1,0 +1,58 @@
+/**
+ * Pieces both handler emitters use (the straight-line/phase emitter in emit-handler.ts and the loop
+ * emitter in emit-loop.ts): the per-file edit accumulator, capability-check rewriting, re-indenting
+ * moved code and scoping a replacement inside a `case` clause.
+ */
+import { Node } from 'ts-morph';
+import type { RequestPoint } from './points.js';
+import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
+import type { TextEdit } from './text.js';
+
+/** Per-file accumulation of edits and of the names the generated code imports. */
+export interface FileWork {
+  edits: TextEdit[];
+  values: Set<string>;
+  types: Set<string>;
+  needsState: boolean;
+  names: NameAllocator;
+}
+
+export function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
+  const edits: TextEdit[] = [];
+  root.forEachDescendant((node, traversal) => {
+    if (exclude.includes(node)) return traversal.skip();
+    if (!Node.isCallExpression(node)) return;
+    const callee = node.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'getClientCapabilities') return;
+    edits.push({ start: node.getStart(), end: node.getEnd(), text: `(${capabilitiesExpression(env)} ?? ${node.getText()})` });
+    traversal.skip();
+  });
+  return edits;
+}
+
+export function reindent(node: Node, text: string, extra: string): string {
+  const multilineTemplate = node.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
+  if (multilineTemplate) return text;
+  return text.split('\n').map((l, i) => (i === 0 || l.trim() === '' ? l : extra + l)).join('\n');
+}
+
+/**
+ * A point directly in a `case` clause whose replacement declares names of its own gets a block, so
+ * the names stay out of the other clauses' scope (and `no-case-declarations` stays quiet).
+ */
+export function caseScoped(point: Pick<RequestPoint, 'statement'>, lines: string[], indent: string): string {
+  const parent = point.statement.getParent();
+  const inCase = parent && (Node.isCaseClause(parent) || Node.isDefaultClause(parent));
+  // `if (x) await ask(...);` / `else return helper(...);`: the branch is one statement, its replacement several.
+  const ifBranch = !!parent && Node.isIfStatement(parent);
+  if (!ifBranch && (!inCase || Node.isVariableStatement(point.statement) || !lines.some((l) => /^(const|let|var) /.test(l)))) return lines.join(`\n${indent}`);
+  const template = point.statement.getDescendants().some((d) => (Node.isTemplateExpression(d) || Node.isNoSubstitutionTemplateLiteral(d)) && d.getText().includes('\n'));
+  const inner = lines.map((l) => (template ? l : l.split('\n').join('\n  ')));
+  return `{\n${indent}  ${inner.join(`\n${indent}  `)}\n${indent}}`;
+}
+
+export function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[A-Za-z]/.test(joined) ? joined : `Handler${joined}`;
+}
