@@ -8,7 +8,7 @@ import { RESOURCE_TEMPLATE_CLASS } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
 import { Obstacle } from './points.js';
 import type { NameAllocator } from './emit.js';
-import type { TextEdit } from './text.js';
+import type { TextEdit } from '../text-edits.js';
 
 export interface ContextAccess {
   ctx: string;

@@ -6,7 +6,7 @@
 import { Node } from 'ts-morph';
 import type { RequestPoint } from './points.js';
 import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
-import type { TextEdit } from './text.js';
+import type { TextEdit } from '../text-edits.js';
 
 /** Per-file accumulation of edits and of the names the generated code imports. */
 export interface FileWork {

@@ -18,7 +18,8 @@ import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
-import { indentOf, quote, textWithEdits, type TextEdit } from './text.js';
+import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { quote } from './text.js';
 
 export function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall!;

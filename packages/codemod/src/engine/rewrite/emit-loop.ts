@@ -16,7 +16,8 @@ import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf } fro
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
-import { indentOf, quote, textWithEdits, type TextEdit } from './text.js';
+import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { quote } from './text.js';
 
 export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: RewriteOptions): TextEdit[] {
   const plan = work.loop!;

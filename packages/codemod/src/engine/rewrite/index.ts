@@ -33,7 +33,7 @@ import {
   specifierFor,
   verifyWiringEdit,
 } from './state-module.js';
-import { applyEdits, type TextEdit } from './text.js';
+import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 
 interface Entry {

@@ -21,7 +21,7 @@ import type { Handler, Reach, Site } from '../model.js';
 import { functionWithBody, type FunctionWithBody } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
 import { helperName } from './helper.js';
-import { indentOf, type TextEdit } from './text.js';
+import { indentOf, type TextEdit } from '../text-edits.js';
 
 export interface InlinedHelper {
   /** `<file>:<offset>` of the helper in the original text (stable across restores). */

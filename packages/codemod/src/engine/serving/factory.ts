@@ -4,7 +4,7 @@
  */
 import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type SourceFile, type Statement } from 'ts-morph';
 import { declarationOf, unwrapExpression } from '../find/resolve.js';
-import { indentOf, indentUnit, reindent, statementRange, type TextEdit } from './edits.js';
+import { indentOf, indentUnit, shiftIndent, statementRange, type TextEdit } from '../text-edits.js';
 
 /** The server a `<server>.connect(transport)` call connects, through parentheses, casts and `await`. */
 export function connectedServer(connect: CallExpression): Node {
@@ -74,9 +74,9 @@ export function wrapConstruction(
   const taken = new Set(sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
   let factory = 'createServer';
   for (let i = 2; taken.has(factory); i++) factory = i === 2 ? 'createMcpServer' : `createMcpServer${i - 1}`;
-  const indent = indentOf(sourceFile, declaration);
+  const indent = indentOf(declaration);
   const unit = indentUnit(sourceFile);
-  const body = [declaration, ...moved].map((s) => reindent(s.getText(), indentOf(sourceFile, s), indent + unit)).join('\n');
+  const body = [declaration, ...moved].map((s) => shiftIndent(s.getText(), indentOf(s), indent + unit)).join('\n');
   const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
   // the factory takes the construction's place; the registrations it now holds leave theirs
   const edits: TextEdit[] = [{ start: declaration.getStart(), end: declaration.getEnd(), text }];

@@ -1,7 +1,6 @@
 /** What the serving stage reports, and the advice it gives for each hosting shape. */
 import type { Node } from 'ts-morph';
 import { HOSTING_ADVICE } from '@mcp-mrtr/surface';
-import { abbreviate } from './edits.js';
 
 export interface ServingFinding {
   method: 'serving' | 'session-state';
@@ -22,4 +21,10 @@ export const SERVING_ADVICE = HOSTING_ADVICE;
 export function flag(node: Node, reason: string, advice: string): ServingFinding {
   const { line, column } = node.getSourceFile().getLineAndColumnAtPos(node.getStart());
   return { method: 'serving', status: 'flagged', reason, advice, node, line, column, text: node.getSourceFile().getFullText(), snippet: abbreviate(node.getText()) };
+}
+
+/** One line of code for a report entry. */
+export function abbreviate(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }

@@ -32,7 +32,8 @@ import {
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/state-module.js';
-import { abbreviate, applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from './edits.js';
+import { applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from '../text-edits.js';
+import { abbreviate } from './findings.js';
 import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
@@ -112,7 +113,7 @@ function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): S
   }
   const callee = handle.getExpression();
   edits.push({ start: callee.getStart(), end: callee.getEnd(), text: node ? handlerName : `${handlerName}.fetch` });
-  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(sourceFile, insertAt)}` });
+  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(insertAt)}` });
 
   const original = abbreviate(handle.getText());
   const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
@@ -342,7 +343,7 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
   const { name: handlerName, declaration } = handlerFor(sourceFile, factory, handlerOptions, true);
 
   const first = body.getStatements()[0]!;
-  const indent = indentOf(sourceFile, first);
+  const indent = indentOf(first);
   const unit = indentUnit(sourceFile);
   const dispatch = [
     `// 2026-07-28 requests: stateless, one server per request; the session wiring below serves 2025-era clients`,
@@ -352,7 +353,7 @@ function rewriteStateful(sourceFile: SourceFile, created: NewExpression, cls: st
     `}`,
   ].join(`\n${indent}`);
   const edits: TextEdit[] = [...factoryEdits, { start: first.getStart(), end: first.getStart(), text: `${dispatch}\n${indent}` }];
-  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(sourceFile, insertAt)}` });
+  if (declaration) edits.push({ start: insertAt.getStart(), end: insertAt.getStart(), text: `${declaration}\n\n${indentOf(insertAt)}` });
   const { line, column } = sourceFile.getLineAndColumnAtPos(created.getStart());
   const snippet = abbreviate(created.getText());
   const text = sourceFile.getFullText();

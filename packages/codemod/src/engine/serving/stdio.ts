@@ -7,7 +7,8 @@ import { LEGACY_SDK_PACKAGE, SERVER_CONNECT_METHOD, STDIO_TRANSPORT, TARGET, TAR
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/state-module.js';
-import { abbreviate, applyEdits, statementRange, type TextEdit } from './edits.js';
+import { applyEdits, statementRange, type TextEdit } from '../text-edits.js';
+import { abbreviate } from './findings.js';
 import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
