@@ -8,6 +8,7 @@ import type { MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
+import { previousKeyEnv } from '../engine/rewrite/state-module.js';
 
 export type FormatterOutcome =
   | { kind: 'ran'; tool: string; files: number }
@@ -147,6 +148,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       out.push('', c.bold(`Secret for multi-round handlers (${codecs.map((file) => rel(file.path)).join(', ')} ${would ? 'would be created' : 'created'}):`));
       out.push(`  set ${env} to a random secret of at least ${MIN_STATE_KEY_BYTES} bytes wherever the server runs, tests included`);
       out.push(`  (e.g. ${env}=$(openssl rand -base64 48)); the server refuses to start without it, and every instance behind one endpoint needs the same value`);
+      out.push(`  to rotate it, move the old value to ${previousKeyEnv(env)} (still accepted, comma-separated) and set a new ${env}`);
     }
     const f = options.formatter;
     if (f && f.kind !== 'none') {

@@ -243,9 +243,11 @@ export const server = new McpServer({ name: 'n', version: '1.0.0' });
     const all = Object.values(snapshot(root)).join('\n');
     expect(all).toContain('process.env.TRAVEL_STATE_KEY');
     expect(all).not.toContain('MCP_REQUEST_STATE_KEY');
-    expect(all).toContain('createRequestStateCodec');
+    expect(all).toContain('process.env.TRAVEL_STATE_KEY_PREVIOUS');
+    expect(all).toContain("createCipheriv('aes-256-gcm'");
     // the summary tells the person to provide the secret, under the chosen name
     expect(run.stdout).toMatch(/Secret for multi-round handlers \(src\/mcp-request-state\.ts created\):\n  set TRAVEL_STATE_KEY to a random secret of at least 32 bytes/);
+    expect(run.stdout).toContain('to rotate it, move the old value to TRAVEL_STATE_KEY_PREVIOUS (still accepted, comma-separated) and set a new TRAVEL_STATE_KEY');
     expect(runCli(['migrate', 'src', '--state-key-env', 'TRAVEL_STATE_KEY'], root).stdout).not.toContain('Secret for multi-round handlers');
   });
 

@@ -375,7 +375,8 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
   it('one codec module, keyed from MCP_REQUEST_STATE_KEY, wired into the factory', () => {
     const codec = readOut('src/mcp-request-state.ts');
     expect(codec).toContain('process.env.MCP_REQUEST_STATE_KEY');
-    expect(codec).toContain('createRequestStateCodec');
+    expect(codec).toContain('process.env.MCP_REQUEST_STATE_KEY_PREVIOUS');
+    expect(codec).toContain("createCipheriv('aes-256-gcm'");
     expect(Object.keys(snapshot(dir)).filter((rel) => rel.endsWith('mcp-request-state.ts'))).toEqual(['src/mcp-request-state.ts']);
     const server = readOut('src/server.ts');
     expect(server).toContain("import { requestStateCodec } from './mcp-request-state.js';");

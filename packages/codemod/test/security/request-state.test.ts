@@ -23,7 +23,6 @@ const KEY_ENV = 'MCP_REQUEST_STATE_KEY';
 const KEY = 'security-test-hmac-key-that-is-long-enough-0123456789';
 
 let serverDir: string;
-let migratedSource: string;
 let createServer: () => unknown;
 
 function replica(): McpFetchHandler {
@@ -93,7 +92,6 @@ beforeAll(async () => {
   expect(file?.status, JSON.stringify(file?.sites)).toBe('changed');
   expect(file!.sites.length).toBe(4);
   expect(file!.sites.every((s) => s.status === 'migrated'), JSON.stringify(file!.sites)).toBe(true);
-  migratedSource = readFileSync(join(serverDir, 'server.ts'), 'utf8');
   process.env[KEY_ENV] = KEY;
   ({ createServer } = (await import(pathToFileURL(join(serverDir, 'server.ts')).href)) as { createServer: () => unknown });
 }, 60_000);
@@ -138,7 +136,8 @@ describe('migrated multi-round server: requestState', () => {
   });
 
   it('an expired requestState is rejected before the handler runs (TTL from the generated codec)', async () => {
-    const ttl = Number(/ttlSeconds:\s*(\d+)/.exec(migratedSource)?.[1] ?? 600);
+    const codecSource = readFileSync(join(serverDir, 'mcp-request-state.ts'), 'utf8');
+    const ttl = Number(/const TTL_SECONDS = (\d+);/.exec(codecSource)?.[1]);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(3600);
     const p = await wizardToSecondQuestion('alpha');

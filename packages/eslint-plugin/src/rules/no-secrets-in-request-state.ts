@@ -29,19 +29,19 @@ export default createRule<[], MessageId>({
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow secret-looking fields in requestState, which is signed but not encrypted',
+      description: 'Disallow secret-looking fields in requestState, which the client holds (and can read when the codec only signs)',
       recommended: true,
     },
     schema: [],
     messages: {
       secretField:
-        "'{{name}}' looks like a secret and goes into requestState, which is signed, not encrypted: the client (and anything that logs the traffic) can read it. Keep the secret server-side and carry only a reference (e.g. an id) in the state.",
+        "'{{name}}' looks like a secret and goes into requestState, which the client holds: under a signing codec such as createRequestStateCodec it (and anything that logs the traffic) can read it, and even encrypted state can be replayed until it expires. Keep the secret server-side and carry only a reference (e.g. an id) in the state.",
       secretSpread:
-        "Spreading '{{name}}' into requestState copies what looks like secrets into a value that is signed, not encrypted: pick the non-secret fields explicitly.",
+        "Spreading '{{name}}' into requestState copies what looks like secrets into a value the client holds (readable under a signing codec, replayable under any): pick the non-secret fields explicitly.",
       secretValue:
-        "'{{name}}' looks like a secret and goes into requestState, which is signed, not encrypted: carry a reference instead of the secret itself.",
+        "'{{name}}' looks like a secret and goes into requestState, which the client holds (readable under a signing codec, replayable under any): carry a reference instead of the secret itself.",
       secretTypeField:
-        "The requestState payload's type has a field '{{name}}' that looks like a secret; requestState is signed, not encrypted: keep secrets out of it.",
+        "The requestState payload's type has a field '{{name}}' that looks like a secret; requestState is held by the client (readable under a signing codec, replayable under any): keep secrets out of it.",
     },
   },
   defaultOptions: [],
