@@ -2,9 +2,9 @@
 /**
  * mcp-mrtr: migrate MCP servers from server-to-client requests to Multi Round-Trip Requests.
  *
- *   mcp-mrtr migrate <paths..> [--dry-run] [--force] [--json <file>] [--sarif <file>]
+ *   mcp-mrtr migrate <paths..> [-d|--dry-run] [--force] [--json <file|->] [--sarif <file|->]
  *                              [--tsconfig <file>] [--state-key-env <NAME>] [--ignore <glob..>]
- *   mcp-mrtr check   <paths..> [--json <file>] [--sarif <file>] [--tsconfig <file>] [--ignore <glob..>]
+ *   mcp-mrtr check   <paths..> [--json <file|->] [--sarif <file|->] [--tsconfig <file>] [--ignore <glob..>]
  *
  * Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed
  * (check: legacy sites exist); 2 refused, usage error or crash.
@@ -19,7 +19,7 @@ import { discoverFiles, type Discovery, type SkippedEntry } from './discover.js'
 import { formatChangedFiles } from './format.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { applyResult, needsWrite } from './fs/atomic-write.js';
-import { dirtyWorkTrees } from './git.js';
+import { dirtyWorkTrees, outsideWorkTrees } from './git.js';
 import { toJsonReport } from './report/json.js';
 import { displayPath } from './report/paths.js';
 import { toSarif } from './report/sarif.js';
@@ -33,6 +33,9 @@ export const EXIT_ATTENTION = 1;
 export const EXIT_REFUSED = 2;
 
 class UsageError extends Error {}
+
+/** `--json -` / `--sarif -`: the report goes to stdout (and the text summary to stderr). */
+const STDOUT = '-';
 
 interface CommonArgs {
   paths: string[];
@@ -87,20 +90,23 @@ function validatePaths(paths: string[], cwd: string, ignore: string[]): Discover
   return discovery;
 }
 
-function writeReports(result: MigrationResult, args: CommonArgs, command: 'migrate' | 'check', cwd: string, dryRun: boolean): boolean {
-  let jsonOnStdout = false;
-  if (args.json) {
-    const text = JSON.stringify(toJsonReport(result, { cwd, command, dryRun }), null, 2) + '\n';
-    if (args.json === '-') {
-      out(text);
-      jsonOnStdout = true;
-    } else writeReportFile(path.resolve(cwd, args.json), text);
-  }
-  if (args.sarif) writeReportFile(path.resolve(cwd, args.sarif), JSON.stringify(toSarif(result, { cwd, command }), null, 2) + '\n');
-  return jsonOnStdout;
+/** True when a machine-readable report takes stdout; refuses two reports on it. */
+function reportOnStdout(args: CommonArgs): boolean {
+  if (args.json === STDOUT && args.sarif === STDOUT) throw new UsageError('--json - and --sarif - cannot both write to stdout: give one of them a file');
+  return args.json === STDOUT || args.sarif === STDOUT;
 }
 
-function writeReportFile(file: string, text: string): void {
+function writeReports(result: MigrationResult, args: CommonArgs, command: 'migrate' | 'check', cwd: string, dryRun: boolean): void {
+  if (args.json) writeReport(args.json, JSON.stringify(toJsonReport(result, { cwd, command, dryRun }), null, 2) + '\n', cwd);
+  if (args.sarif) writeReport(args.sarif, JSON.stringify(toSarif(result, { cwd, command }), null, 2) + '\n', cwd);
+}
+
+function writeReport(target: string, text: string, cwd: string): void {
+  if (target === STDOUT) {
+    out(text);
+    return;
+  }
+  const file = path.resolve(cwd, target);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
 }
@@ -173,6 +179,7 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
   const cwd = process.cwd();
   checkTsconfig(args, cwd);
   if (!ENV_NAME.test(args.stateKeyEnv)) throw new UsageError(`--state-key-env must be an environment variable name, got: ${args.stateKeyEnv}`);
+  const reportTakesStdout = reportOnStdout(args);
   if (!args.dryRun && !args.force) {
     const dirty = dirtyWorkTrees(args.paths, cwd);
     if (dirty.length > 0) {
@@ -188,13 +195,24 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
       return EXIT_REFUSED;
     }
   }
+  if (!args.dryRun) {
+    // Not refused (there is nothing to compare against), but said: without git the rewrite can be
+    // neither reviewed as a diff nor undone.
+    const outside = outsideWorkTrees(args.paths, cwd);
+    if (outside.length > 0) {
+      err(
+        `${TOOL_NAME}: notice: ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not in a git work tree: ` +
+          `files are rewritten in place with no git history to review or undo the change (preview with --dry-run, or back them up first).\n`,
+      );
+    }
+  }
 
   const analysed = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, stateKeyEnv: args.stateKeyEnv, ignore: args.ignore });
   let result = analysed.result;
   let formatter: FormatterOutcome = { kind: 'none' };
   if (args.dryRun) {
     const diff = unifiedDiff(result, cwd);
-    if (diff && args.json !== '-') out(diff + '\n');
+    if (diff && !reportTakesStdout) out(diff + '\n');
     const changed = result.files.filter(needsWrite).map((f) => f.path);
     formatter = formatChangedFiles(changed, cwd, { run: false });
   } else {
@@ -206,7 +224,7 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
       { run: true },
     );
   }
-  const jsonOnStdout = writeReports(result, args, 'migrate', cwd, args.dryRun);
+  writeReports(result, args, 'migrate', cwd, args.dryRun);
   const report = formatTextReport(result, {
     cwd,
     command: 'migrate',
@@ -217,17 +235,18 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
     color: useColor(),
     stateKeyEnv: args.stateKeyEnv,
   });
-  (jsonOnStdout ? err : out)(report);
+  (reportTakesStdout ? err : out)(report);
   return exitCodeFor(result, 'migrate');
 }
 
 async function runCheck(args: CheckArgs): Promise<number> {
   const cwd = process.cwd();
   checkTsconfig(args, cwd);
+  const reportTakesStdout = reportOnStdout(args);
   const { result, skipped } = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, ignore: args.ignore });
-  const jsonOnStdout = writeReports(result, args, 'check', cwd, true);
+  writeReports(result, args, 'check', cwd, true);
   const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, skipped, color: useColor() });
-  (jsonOnStdout ? err : out)(report);
+  (reportTakesStdout ? err : out)(report);
   return exitCodeFor(result, 'check');
 }
 
@@ -240,24 +259,35 @@ function asStrings(value: unknown): string[] {
 const TSCONFIG_OPTION = { type: 'string', requiresArg: true, describe: 'tsconfig.json for type information' } as const;
 const IGNORE_OPTION = { type: 'string', array: true, requiresArg: true, describe: 'Gitignore-style globs to skip (relative to cwd)' } as const;
 
+// yargs gives an array positional `default: []`, which --help would show next to [required]
+const PATHS = { type: 'string', array: true, describe: 'Files or directories', default: undefined } as const;
+
+/** yargs' own parse and validation errors (unknown option, missing value) are usage errors. */
+function isYargsError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'YError';
+}
+
 export async function main(argv: string[]): Promise<number> {
   let code: number | undefined;
   const parser = yargs(argv)
     .scriptName(TOOL_NAME)
     .usage(`${TOOL_NAME} <command> <paths..> [options]\n\nMigrates MCP servers from server-to-client requests to Multi Round-Trip Requests (MCP 2026-07-28).`)
     .version(VERSION)
+    .alias('v', 'version')
+    .help()
+    .alias('h', 'help')
     .strict()
     .demandCommand(1, 'Give a command: migrate or check.')
     .recommendCommands()
     .option('json', { type: 'string', describe: 'Write a JSON report to <file> (- for stdout)', requiresArg: true })
-    .option('sarif', { type: 'string', describe: 'Write a SARIF 2.1.0 report to <file> (GitHub code scanning)', requiresArg: true })
+    .option('sarif', { type: 'string', describe: 'Write a SARIF 2.1.0 report to <file> (- for stdout; GitHub code scanning)', requiresArg: true })
     .command(
       'migrate <paths..>',
       'Rewrite legacy requests in place; mark what cannot be migrated with @mcp-mrtr-todo',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Files or directories' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'Write nothing; print a unified diff' })
+          .positional('paths', PATHS)
+          .option('dry-run', { alias: ['d', 'dry'], type: 'boolean', default: false, describe: 'Write nothing; print a unified diff' })
           .option('force', { type: 'boolean', default: false, describe: 'Run even in a git work tree with uncommitted changes' })
           .option('tsconfig', TSCONFIG_OPTION)
           .option('state-key-env', {
@@ -285,7 +315,7 @@ export async function main(argv: string[]): Promise<number> {
       'Change nothing; list every legacy site and what migrate would do (exit 1 when any exist)',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Files or directories' })
+          .positional('paths', PATHS)
           .option('tsconfig', TSCONFIG_OPTION)
           .option('ignore', IGNORE_OPTION),
       async (a) => {
@@ -299,7 +329,8 @@ export async function main(argv: string[]): Promise<number> {
     .exitProcess(false)
     // Throwing here stops yargs: a fail handler that returns lets it run the command anyway.
     .fail((message, error) => {
-      throw error ?? new UsageError(`${message}\nRun \`${TOOL_NAME} --help\` for usage.`);
+      if (error && !isYargsError(error)) throw error;
+      throw new UsageError(`${message || error?.message} (run \`${TOOL_NAME} --help\` for usage)`);
     });
   try {
     await parser.parseAsync();

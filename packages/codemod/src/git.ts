@@ -1,4 +1,4 @@
-/** The safety check before rewriting in place: uncommitted changes in a git work tree. */
+/** The safety checks before rewriting in place: uncommitted changes in a git work tree, or no git at all. */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -24,18 +24,25 @@ export interface DirtyWorkTree {
   total: number;
 }
 
+/** The directory git should be asked about for a file or directory argument. */
+function directoryOf(absolute: string): string {
+  try {
+    return fs.statSync(absolute).isDirectory() ? absolute : path.dirname(absolute);
+  } catch {
+    return path.dirname(absolute);
+  }
+}
+
+/** The `paths` (as given) that lie in no git work tree. */
+export function outsideWorkTrees(paths: readonly string[], cwd: string): string[] {
+  return paths.filter((p) => workTreeRoot(directoryOf(path.resolve(cwd, p))) === undefined);
+}
+
 /** Work trees (holding any of `paths`) with uncommitted changes, tracked or untracked. */
 export function dirtyWorkTrees(paths: readonly string[], cwd: string): DirtyWorkTree[] {
   const roots = new Set<string>();
   for (const p of paths) {
-    const absolute = path.resolve(cwd, p);
-    let dir = absolute;
-    try {
-      if (!fs.statSync(absolute).isDirectory()) dir = path.dirname(absolute);
-    } catch {
-      dir = path.dirname(absolute);
-    }
-    const root = workTreeRoot(dir);
+    const root = workTreeRoot(directoryOf(path.resolve(cwd, p)));
     if (root) roots.add(root);
   }
   const dirty: DirtyWorkTree[] = [];

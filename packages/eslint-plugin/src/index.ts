@@ -4,15 +4,15 @@
  *   import mcpMrtr from '@mcp-mrtr/eslint-plugin';
  *   export default [mcpMrtr.configs.recommended];
  */
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { ESLint, Linter } from 'eslint';
 import packageJson from '../package.json' with { type: 'json' };
-import { NAMESPACE, recommendedRules, strictRules } from './configs/index.js';
+import { NAMESPACE, preset, recommendedRules, strictRules } from './configs/index.js';
 import { rules } from './rules/index.js';
 
 export interface McpMrtrPlugin {
   meta: { name: string; version: string; namespace: string };
   rules: typeof rules;
-  configs: { recommended: TSESLint.FlatConfig.Config; strict: TSESLint.FlatConfig.Config };
+  configs: { recommended: Linter.Config; strict: Linter.Config };
 }
 
 const plugin: McpMrtrPlugin = {
@@ -21,15 +21,10 @@ const plugin: McpMrtrPlugin = {
   configs: {} as McpMrtrPlugin['configs'],
 };
 
-plugin.configs.recommended = {
-  name: `${NAMESPACE}/recommended`,
-  plugins: { [NAMESPACE]: plugin as unknown as TSESLint.FlatConfig.Plugin },
-  rules: recommendedRules(rules),
-};
-plugin.configs.strict = {
-  name: `${NAMESPACE}/strict`,
-  plugins: { [NAMESPACE]: plugin as unknown as TSESLint.FlatConfig.Plugin },
-  rules: strictRules(rules),
-};
+// typescript-eslint's rule modules and ESLint's own Rule.RuleModule type differ only in detail
+const asEslintPlugin = plugin as unknown as ESLint.Plugin;
+const ruleNames = Object.keys(rules);
+plugin.configs.recommended = preset('recommended', asEslintPlugin, recommendedRules(ruleNames));
+plugin.configs.strict = preset('strict', asEslintPlugin, strictRules(ruleNames));
 
 export default plugin;

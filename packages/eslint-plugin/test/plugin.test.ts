@@ -25,7 +25,7 @@ const ruleFiles = readdirSync(RULES_DIR)
   .map((f) => f.replace(/\.ts$/, ''))
   .sort();
 const ruleNames = Object.keys(plugin.rules).sort();
-type AnyRule = { meta: { docs?: { url?: string; recommended?: boolean; description?: string }; schema?: unknown; type?: string; hasSuggestions?: boolean; fixable?: string } };
+type AnyRule = { meta: { docs?: { url?: string; description?: string }; schema?: unknown; type?: string; hasSuggestions?: boolean; fixable?: string } };
 const rules = plugin.rules as unknown as Record<string, AnyRule>;
 
 describe('rule inventory', () => {
@@ -46,6 +46,11 @@ describe('rule inventory', () => {
     // each section holds at least one code example
     expect(doc.slice(incorrect, correct)).toMatch(/```(ts|js|typescript|javascript)/);
     expect(doc.slice(correct)).toMatch(/```(ts|js|typescript|javascript)/);
+    // the severity is declared once (RULE_SEVERITY); the page repeats it for readers
+    const severity = RULE_SEVERITY[name as keyof typeof RULE_SEVERITY];
+    const severityLine = /^- Severity: (.*)$/m.exec(doc)?.[1] ?? '';
+    expect(severityLine).toMatch(severity === 'off' ? /^not in `recommended`/ : new RegExp(`^\\*\\*${severity}\\*\\* in \`recommended\``));
+    expect(severityLine).toMatch(/error in `strict`|and `strict`/);
     const rule = rules[name];
     expect(rule.meta.docs?.url).toBe(`${PROJECT_DOCS_BASE}/packages/eslint-plugin/docs/rules/${name}.md`);
     expect(rule.meta.docs?.description?.length).toBeGreaterThan(20);
@@ -57,12 +62,17 @@ describe('rule inventory', () => {
   it.each(ruleFiles)('%s: meta.schema is a valid JSON schema', (name) => {
     const schema = rules[name].meta.schema;
     expect(schema === false || Array.isArray(schema) || (typeof schema === 'object' && schema !== null)).toBe(true);
-    const ajv = new Ajv({ meta: false, validateSchema: true, schemaId: 'auto', missingRefs: 'ignore' } as never);
+    // ESLint validates rule options with ajv 6 against JSON Schema draft-04; so does this test.
+    // Named as the default meta-schema, or ajv warns "meta-schema not available" on every compile.
+    const ajv = new Ajv({ meta: false, validateSchema: true, schemaId: 'auto', missingRefs: 'ignore', defaultMeta: DRAFT_04 } as never);
     ajv.addMetaSchema(require4Meta());
-    const wrapped = Array.isArray(schema) ? { type: 'array', items: schema, minItems: 0, maxItems: schema.length } : schema;
+    // as ESLint wraps an options array (no `items` for a rule without options)
+    const wrapped = Array.isArray(schema) ? { type: 'array', ...(schema.length > 0 ? { items: schema } : {}), minItems: 0, maxItems: schema.length } : schema;
     if (wrapped) expect(() => ajv.compile(wrapped as object)).not.toThrow();
   });
 });
+
+const DRAFT_04 = 'http://json-schema.org/draft-04/schema#';
 
 function require4Meta(): object {
   const require = createRequire(import.meta.url);
@@ -87,8 +97,9 @@ describe('configs', () => {
     for (const name of ruleNames) {
       const id = `@mcp-mrtr/${name}`;
       expect(strict[id]).toBe('error');
-      if (rules[name].meta.docs?.recommended) expect(recommended[id]).toBe(RULE_SEVERITY[name as keyof typeof RULE_SEVERITY]);
-      else expect(recommended[id]).toBeUndefined();
+      const severity = RULE_SEVERITY[name as keyof typeof RULE_SEVERITY];
+      if (severity === 'off') expect(recommended[id]).toBeUndefined();
+      else expect(recommended[id]).toBe(severity);
     }
     // the core rules of this issue are all recommended
     for (const name of ['no-server-initiated-requests', 'require-request-state-verification', 'input-required-allowed-methods', 'no-empty-input-required', 'consistent-input-keys', 'no-unvalidated-input-responses']) {

@@ -1,19 +1,31 @@
 /**
- * The machine-readable report (`--json <file>`):
- *   { summary: { sitesFound, sitesMigrated, sitesFlagged, filesChanged, filesFailed },
+ * The machine-readable report (`--json <file>`), documented by `schema/report.schema.json`:
+ *   { schemaVersion, command, dryRun,
+ *     summary: { sitesFound, sitesMigrated, sitesFlagged, filesChanged, filesFailed },
  *     files: [ { path, status, sites: [ { line, method, status, reason? } ] } ] }
  * plus optional detail (column, kind, advice, handler, file error, package.json changes).
- * Paths are relative to the working directory, with forward slashes.
+ * Paths are relative to the working directory, with forward slashes. In a run that writes nothing
+ * (`check`, `migrate --dry-run`) statuses say what a migration would do: `would-migrate`,
+ * `would-change`, `would-create`.
  */
 import type { FileStatus, MigrationResult, MigrationSummary, SiteResult, SiteStatus } from '../types.js';
 import { displayPath } from './paths.js';
+
+/** Bumped when a field changes meaning or goes away (additions keep it). */
+export const JSON_REPORT_SCHEMA_VERSION = 1;
+
+export type JsonSiteStatus = SiteStatus | 'would-migrate';
+export type JsonFileStatus = FileStatus | 'would-change' | 'would-create';
+
+const SITE_STATUS_UNWRITTEN: Partial<Record<SiteStatus, JsonSiteStatus>> = { migrated: 'would-migrate' };
+const FILE_STATUS_UNWRITTEN: Partial<Record<FileStatus, JsonFileStatus>> = { changed: 'would-change', created: 'would-create' };
 
 export interface JsonSite {
   line: number;
   column: number;
   method: SiteResult['method'];
   kind?: SiteResult['kind'];
-  status: SiteStatus;
+  status: JsonSiteStatus;
   reason?: string;
   advice?: string;
   handler?: string;
@@ -21,7 +33,7 @@ export interface JsonSite {
 
 export interface JsonFile {
   path: string;
-  status: FileStatus;
+  status: JsonFileStatus;
   error?: string;
   /** What the official v1-to-v2 upgrade asks a person to check. */
   notes?: string[];
@@ -29,6 +41,7 @@ export interface JsonFile {
 }
 
 export interface JsonReport {
+  schemaVersion: typeof JSON_REPORT_SCHEMA_VERSION;
   summary: MigrationSummary;
   files: JsonFile[];
   packageJson: Array<{ path: string; removed: Record<string, string>; added: Record<string, string>; notes?: string[] }>;
@@ -49,13 +62,17 @@ export function reportedFiles(result: MigrationResult) {
 }
 
 export function toJsonReport(result: MigrationResult, options: JsonReportOptions): JsonReport {
+  const written = options.command === 'migrate' && !options.dryRun;
+  const siteStatus = (status: SiteStatus): JsonSiteStatus => (written ? status : (SITE_STATUS_UNWRITTEN[status] ?? status));
+  const fileStatus = (status: FileStatus): JsonFileStatus => (written ? status : (FILE_STATUS_UNWRITTEN[status] ?? status));
   return {
+    schemaVersion: JSON_REPORT_SCHEMA_VERSION,
     command: options.command,
-    dryRun: options.dryRun ?? false,
+    dryRun: options.command === 'check' || (options.dryRun ?? false),
     summary: { ...result.summary },
     files: reportedFiles(result).map((file) => ({
       path: displayPath(file.path, options.cwd),
-      status: file.status,
+      status: fileStatus(file.status),
       ...(file.error ? { error: file.error } : {}),
       ...(file.notes ? { notes: file.notes } : {}),
       sites: file.sites.map((site) => ({
@@ -63,7 +80,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
         column: site.column,
         method: site.method,
         ...(site.kind ? { kind: site.kind } : {}),
-        status: site.status,
+        status: siteStatus(site.status),
         ...(site.reason ? { reason: site.reason } : {}),
         ...(site.advice ? { advice: site.advice } : {}),
         ...(site.handler ? { handler: site.handler } : {}),

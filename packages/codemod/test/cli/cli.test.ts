@@ -77,6 +77,8 @@ describe('usage and exit code 2', () => {
 describe('migrate', () => {
   it('rewrites a migratable server in place and exits 0', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
+    // a committed work tree: outside git, migrate adds a notice on stderr (usage.test.ts)
+    commitAll(root);
     const run = runCli(['migrate', 'src'], root);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

@@ -1,5 +1,7 @@
-/** Validators for the CLI's reports: the official SARIF 2.1.0 schema and the JSON report's shape. */
+/** Validators for the CLI's reports: the official SARIF 2.1.0 schema and the JSON report's own schema. */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 
 const require = createRequire(import.meta.url);
@@ -15,41 +17,8 @@ const ajv04 = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false }
 addFormats(ajv04);
 export const validateSarif = ajv04.compile(sarifSchema);
 
-const site = {
-  type: 'object',
-  required: ['line', 'method', 'status'],
-  properties: {
-    line: { type: 'integer', minimum: 1 },
-    column: { type: 'integer', minimum: 1 },
-    method: { enum: ['elicitation/create', 'sampling/createMessage', 'roots/list', 'serving', 'session-state', 'test-mock'] },
-    status: { enum: ['migrated', 'flagged'] },
-    reason: { type: 'string', minLength: 1 },
-  },
-  if: { properties: { status: { const: 'flagged' } } },
-  then: { required: ['reason'] },
-};
-export const jsonReportSchema = {
-  type: 'object',
-  required: ['summary', 'files'],
-  properties: {
-    summary: {
-      type: 'object',
-      required: ['sitesFound', 'sitesMigrated', 'sitesFlagged', 'filesChanged', 'filesFailed'],
-      properties: Object.fromEntries(['sitesFound', 'sitesMigrated', 'sitesFlagged', 'filesChanged', 'filesFailed'].map((k) => [k, { type: 'integer', minimum: 0 }])),
-    },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['path', 'status', 'sites'],
-        properties: {
-          path: { type: 'string', pattern: '^[^/]' },
-          status: { enum: ['changed', 'unchanged', 'flagged', 'failed', 'skipped', 'created'] },
-          sites: { type: 'array', items: site },
-        },
-      },
-    },
-  },
-};
-const ajv = new Ajv({ allErrors: true, strict: false });
+/** The JSON report's documented schema, shipped in the package (`schema/report.schema.json`). */
+export const jsonReportSchema = JSON.parse(readFileSync(fileURLToPath(new URL('../../schema/report.schema.json', import.meta.url)), 'utf8')) as Record<string, unknown>;
+// strict catches a misspelt keyword; strictRequired would also refuse the if/then `required`s
+const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 export const validateJsonReport = ajv.compile(jsonReportSchema);

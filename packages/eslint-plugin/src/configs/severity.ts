@@ -1,6 +1,7 @@
 /**
- * The severity each rule carries in `recommended`, declared once here. `strict` turns every rule
- * into an error.
+ * The one place a rule's severity is declared: its level in `recommended`, or `off` for a rule that
+ * only `strict` turns on. `strict` turns every rule into an error. The doc pages repeat these levels
+ * for readers; a test holds them to this table.
  */
 export const RULE_SEVERITY = {
   'no-server-initiated-requests': 'error',
@@ -12,7 +13,7 @@ export const RULE_SEVERITY = {
   'no-sensitive-elicitation': 'error',
   'no-secrets-in-request-state': 'error',
   'no-input-required-cache': 'error',
-  'no-deprecated-client-features': 'warn',
+  'no-deprecated-client-features': 'off',
   'no-session-scoped-client-state': 'warn',
   'require-request-state-binding': 'warn',
   'no-legacy-only-hosting': 'warn',

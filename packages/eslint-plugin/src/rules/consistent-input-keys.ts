@@ -49,7 +49,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Require every key requested in inputRequests to be read, and every key read from inputResponses to be requested, within the same handler',
-      recommended: true,
     },
     hasSuggestions: true,
     schema: [],

@@ -13,7 +13,6 @@ export default createRule<[], MessageId>({
     type: 'problem',
     docs: {
       description: 'Allow input_required results only in tools/call, prompts/get and resources/read handlers',
-      recommended: true,
     },
     schema: [],
     messages: {

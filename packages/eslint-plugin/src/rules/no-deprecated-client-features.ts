@@ -75,7 +75,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Warn on sampling and roots requests, includeContext, elicitationId and roots list-changed handlers, deprecated by SEP-2577',
-      recommended: false,
     },
     hasSuggestions: true,
     schema: [],

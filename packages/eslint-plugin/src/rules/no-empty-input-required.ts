@@ -52,7 +52,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Require every input_required result to carry inputRequests or requestState, and every inputRequests entry to be an elicitation, sampling or roots request',
-      recommended: true,
     },
     schema: [],
     messages: {

@@ -50,7 +50,6 @@ export default createRule<[], MessageId>({
     type: 'problem',
     docs: {
       description: 'Disallow cache hints on input_required results and on resources whose read handler uses MRTR',
-      recommended: true,
     },
     hasSuggestions: true,
     schema: [],

@@ -50,7 +50,6 @@ export default createRule<[], MessageId>({
     type: 'suggestion',
     docs: {
       description: 'Report MCP servers connected to a transport the 2025 way, which serves 2025-era clients only, instead of serveStdio / createMcpHandler',
-      recommended: true,
     },
     schema: [],
     messages: {

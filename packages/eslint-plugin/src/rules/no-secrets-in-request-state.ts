@@ -30,7 +30,6 @@ export default createRule<[], MessageId>({
     type: 'problem',
     docs: {
       description: 'Disallow secret-looking fields in requestState, which the client holds (and can read when the codec only signs)',
-      recommended: true,
     },
     schema: [],
     messages: {

@@ -46,7 +46,6 @@ export default createRule<[], 'sensitiveField'>({
     docs: {
       description:
         'Disallow form-mode elicitation that asks for passwords, API keys, tokens or card data (use URL-mode elicitation)',
-      recommended: true,
     },
     schema: [],
     messages: {

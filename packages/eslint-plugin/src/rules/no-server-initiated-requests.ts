@@ -62,7 +62,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Disallow server-to-client requests (elicitation/create, sampling/createMessage, roots/list) that MCP 2026-07-28 removed; use Multi Round-Trip Requests',
-      recommended: true,
     },
     schema: [],
     messages: {

@@ -39,7 +39,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Warn on client state read from or stored per session (getClientCapabilities in handlers, maps keyed by session id holding client answers)',
-      recommended: true,
     },
     schema: [],
     messages: {

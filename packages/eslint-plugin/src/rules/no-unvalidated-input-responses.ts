@@ -37,7 +37,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Disallow trusting raw inputResponses entries (casts, direct property reads) and acceptedContent without a schema: retried answers are client-controlled and unvalidated',
-      recommended: true,
     },
     hasSuggestions: true,
     schema: [],

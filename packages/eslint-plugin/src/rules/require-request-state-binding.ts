@@ -34,7 +34,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Require createRequestStateCodec to bind state to its request and to use a key shared by every server instance (not hard-coded, not random per process)',
-      recommended: true,
     },
     hasSuggestions: true,
     schema: [],

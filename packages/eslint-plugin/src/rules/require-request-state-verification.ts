@@ -36,7 +36,6 @@ export default createRule<[], MessageId>({
     docs: {
       description:
         'Require requestState to be minted by a sealing codec and verified by the server (requestState.verify), never parsed raw',
-      recommended: true,
     },
     hasSuggestions: true,
     schema: [],

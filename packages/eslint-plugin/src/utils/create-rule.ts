@@ -11,8 +11,6 @@ import { PROJECT_DOCS_BASE } from '@mcp-mrtr/surface';
 
 export interface McpMrtrRuleDocs {
   description: string;
-  /** Part of `configs.recommended` (no type information needed). */
-  recommended?: boolean;
   /** Uses type information when parser services are present. */
   requiresTypeChecking?: boolean;
 }

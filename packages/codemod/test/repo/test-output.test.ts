@@ -1,0 +1,48 @@
+/**
+ * What `npm test` writes into a redirected log: no colour codes, and nothing from passing tests
+ * but their one-line summaries (no table rows, no warnings from a validator set up wrongly).
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot, repoRoot } from '../cli/helpers.js';
+
+const require = createRequire(import.meta.url);
+const VITEST = path.join(path.dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
+const ESC = '\u001b[';
+
+/** The environment of a plain shell: no colour preference set either way. */
+function plainEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  return env;
+}
+
+function vitest(cwd: string, args: string[]) {
+  return spawnSync(process.execPath, [VITEST, 'run', ...args], { cwd, encoding: 'utf8', env: { ...plainEnv(), NO_COLOR: '1' }, timeout: 240_000 });
+}
+
+describe('npm test output', () => {
+  it('into a pipe: no ANSI colour codes (turbo and vitest)', () => {
+    const run = spawnSync('npm', ['test', '--', '--filter=@mcp-mrtr/surface'], { cwd: repoRoot, encoding: 'utf8', env: plainEnv(), timeout: 240_000 });
+    const log = run.stdout + run.stderr;
+    expect(run.status, log).toBe(0);
+    expect(log).toMatch(/Tests\s+\d+ passed/);
+    expect(log.includes(ESC), log.split('\n').filter((l) => l.includes(ESC)).slice(0, 3).join('\n')).toBe(false);
+  }, 300_000);
+
+  it('the plugin inventory test: no "meta-schema not available" from its schema checks', () => {
+    const run = vitest(path.join(repoRoot, 'packages/eslint-plugin'), ['test/plugin.test.ts']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr + run.stdout).not.toContain('meta-schema not available');
+  }, 300_000);
+
+  it('the behaviour test: a one-line summary, no console.table rows', () => {
+    const run = vitest(packageRoot, ['test/behaviour/behaviour.test.ts', '-t', 'behaviour-braceless-if-branch']);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^behaviour: \d+ scenario\(s\) where the 2026-07-28 peer behaved like the legacy one/m);
+    expect(run.stdout).not.toMatch(/\(index\)|[┌│└]/);
+  }, 300_000);
+});

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every package's tests through turbo, one at a time; extra arguments go to turbo
+ * (`npm test -- --filter=@mcp-mrtr/surface`).
+ *
+ * Colour is decided here, where the real stdout is visible: turbo pipes each task's output, and
+ * vitest's colour library colours a pipe or a file unless NO_COLOR is set (it does not look at
+ * whether its output is a terminal). Without a terminal (and no FORCE_COLOR): NO_COLOR for the tasks,
+ * --no-color for turbo.
+ */
+import { spawnSync } from 'node:child_process';
+
+const env = { ...process.env };
+// an explicit FORCE_COLOR (a CI log that renders colour) wins, as it does for every tool that reads it
+const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+const colour = forced || (Boolean(process.stdout.isTTY) && !('NO_COLOR' in env));
+if (!colour) {
+  env.NO_COLOR = '1';
+  delete env.FORCE_COLOR;
+}
+const args = ['run', 'test', '--concurrency=1', colour ? '--color' : '--no-color', ...process.argv.slice(2)];
+// npm puts node_modules/.bin on PATH for its scripts
+const run = spawnSync('turbo', args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
+if (run.error) throw run.error;
+process.exitCode = run.status ?? 1;
