@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { LEGACY_METHODS, TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateSource } from '../../src/migrate.js';
 import { addTestMockSites, scanTestMocks } from '../../src/report/test-mocks.js';
 import type { FileResult } from '../../src/types.js';
@@ -33,12 +33,14 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 async function migrateTestFile(text: string, name: string, ext: string): Promise<{ file: FileResult; engineOutput: string }> {
   const own = await migrateSource(text, `test/${name}.test.${ext}`, { cwd: dir });
   const { created: _created, ...file } = own;
+  // The run these tests belong to migrated the server's requests of every kind: their mocks matter.
+  const server: FileResult = { path: 'src/server.ts', status: 'changed', sites: LEGACY_METHODS.map((method, i) => ({ line: i + 1, column: 1, method, status: 'migrated' })) };
   const result = addTestMockSites(
-    { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [file], packageJsonChanges: [] },
+    { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [server, file], packageJsonChanges: [] },
     [],
     () => undefined,
   );
-  return { file: result.files[0]!, engineOutput: own.output ?? text };
+  return { file: result.files.find((f) => f.path === file.path)!, engineOutput: own.output ?? text };
 }
 
 const withoutMarkers = (text: string) => text.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n');

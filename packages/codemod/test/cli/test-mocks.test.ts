@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
+import type { LegacyMethod } from '@mcp-mrtr/surface';
 import { addTestMockSites, scanTestMocks } from '../../src/report/test-mocks.js';
+import type { FileResult } from '../../src/types.js';
+
+/** A server file of the run in which the given requests were migrated. */
+function migratedSource(...methods: LegacyMethod[]): FileResult {
+  return { path: '/p/src/server.ts', status: 'changed', sites: methods.map((method, i) => ({ line: i + 1, column: 1, method, status: 'migrated' as const })) };
+}
 
 const vitestFile = `import { describe, expect, it, vi } from 'vitest';
 import { createServer } from '../src/server.js';
@@ -54,12 +61,32 @@ jest.spyOn(srv, 'listRoots');
 
   it('adds the sites to a result and counts them', () => {
     const result = addTestMockSites(
-      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [], packageJsonChanges: [] },
+      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [migratedSource('elicitation/create', 'sampling/createMessage')], packageJsonChanges: [] },
       ['/p/test/confirm.test.ts', '/p/src/a.ts'],
       (f) => (f.endsWith('.test.ts') ? vitestFile : 'export {};'),
     );
     expect(result.summary).toEqual({ sitesFound: 3, sitesMigrated: 0, sitesFlagged: 3, filesChanged: 1, filesFailed: 0 });
-    expect(result.files.map((f) => [f.path, f.status])).toEqual([['/p/test/confirm.test.ts', 'flagged']]);
+    expect(result.files.map((f) => [f.path, f.status])).toEqual([['/p/src/server.ts', 'changed'], ['/p/test/confirm.test.ts', 'flagged']]);
+  });
+
+  it('reports only mocks of requests the run migrated: a mock of a request still sent keeps working', () => {
+    const none = addTestMockSites(
+      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [], packageJsonChanges: [] },
+      ['/p/test/confirm.test.ts'],
+      () => vitestFile,
+    );
+    expect(none.summary).toEqual({ sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 });
+    expect(none.files).toEqual([]);
+    const samplingOnly = addTestMockSites(
+      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [migratedSource('sampling/createMessage')], packageJsonChanges: [] },
+      ['/p/test/confirm.test.ts'],
+      (f) => (f.endsWith('.test.ts') ? vitestFile : 'export {};'),
+    );
+    const testFile = samplingOnly.files.find((f) => f.path === '/p/test/confirm.test.ts')!;
+    // the elicitInput spy (line 7) is left alone; the generic sendRequest fake and the createMessage fake are reported
+    expect(testFile.sites.map((s) => [s.line, s.kind])).toEqual([[10, undefined], [12, 'sampling']]);
+    expect(testFile.output!.split('\n').filter((l) => !l.includes('@mcp-mrtr-todo')).join('\n')).toBe(vitestFile);
+    expect(testFile.output!.split('@mcp-mrtr-todo').length - 1).toBe(2);
   });
 });
 
@@ -193,11 +220,11 @@ it('asks', async () => {
   it('counts rewritten mocks as migrated and the file as changed', () => {
     const text = inlineTest(`vi.spyOn(server.server, 'createMessage').mockResolvedValue({ model: 'm', role: 'assistant', content: { type: 'text', text: 'x' } });`);
     const result = addTestMockSites(
-      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [], packageJsonChanges: [] },
+      { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [migratedSource('sampling/createMessage')], packageJsonChanges: [] },
       ['/p/test/s.test.ts'],
-      () => text,
+      (f) => (f.endsWith('.test.ts') ? text : 'export {};'),
     );
     expect(result.summary).toEqual({ sitesFound: 1, sitesMigrated: 1, sitesFlagged: 0, filesChanged: 1, filesFailed: 0 });
-    expect(result.files.map((f) => [f.status, f.sites.map((s) => [s.line, s.method, s.kind, s.status])])).toEqual([['changed', [[7, 'test-mock', 'sampling', 'migrated']]]]);
+    expect(result.files.filter((f) => f.path === '/p/test/s.test.ts').map((f) => [f.status, f.sites.map((s) => [s.line, s.method, s.kind, s.status])])).toEqual([['changed', [[7, 'test-mock', 'sampling', 'migrated']]]]);
   });
 });

@@ -3,7 +3,7 @@
  * client answer handlers (`client-answer.ts`) and reported as `migrated`; every other mock of a
  * legacy request is reported as `flagged` with advice and gets an `@mcp-mrtr-todo` marker.
  */
-import { LEGACY_REQUESTS, TODO_MARKER } from '@mcp-mrtr/surface';
+import { isLegacyMethod, LEGACY_REQUESTS, TODO_MARKER, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
 import { markerComment } from '../../engine/markers.js';
 import type { FileResult, MigrationResult, SiteResult } from '../../types.js';
@@ -41,6 +41,19 @@ export interface TestMockScan {
 export interface ScanOptions {
   /** Rewrite the mechanical mocks (default); `false` only marks them, like every other mock. */
   rewrite?: boolean;
+  /**
+   * The legacy requests the migration turned into input_required rounds. When given, only mocks of
+   * those requests are reported (a generic `sendRequest` mock when any was): a mock of a request no
+   * handler stopped sending still intercepts it, so it keeps testing what it tested.
+   */
+  migrated?: ReadonlySet<LegacyMethod>;
+}
+
+/** Whether a mock of `name` fakes a request the migration changed. */
+function mocksMigratedRequest(name: string, migrated: ReadonlySet<LegacyMethod> | undefined): boolean {
+  if (!migrated) return true;
+  const method = mockedMethod(name);
+  return method === 'generic' || method === undefined ? migrated.size > 0 : migrated.has(method);
 }
 
 function siteOf(match: MockMatch, sourceFile: ts.SourceFile): Omit<SiteResult, 'status' | 'reason'> & { base: string } {
@@ -59,7 +72,9 @@ function siteOf(match: MockMatch, sourceFile: ts.SourceFile): Omit<SiteResult, '
 
 export function scanTestMocks(file: string, text: string, options: ScanOptions = {}): TestMockScan {
   if (!looksLikeTestFile(file, text)) return { sites: [], output: text };
-  const { sourceFile, matches } = findTestMockNodes(file, text);
+  const found = findTestMockNodes(file, text);
+  const { sourceFile } = found;
+  const matches = found.matches.filter((m) => mocksMigratedRequest(m.name, options.migrated));
   if (matches.length === 0) return { sites: [], output: text };
   const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planClientAnswers(sourceFile, matches);
   const sites: SiteResult[] = [];
@@ -109,6 +124,10 @@ export function addTestMockSites(
   read: (file: string) => string | undefined,
 ): MigrationResult {
   const summary = { ...result.summary };
+  const migratedRequests = new Set<LegacyMethod>();
+  for (const site of result.files.flatMap((f) => f.sites)) {
+    if (site.status === 'migrated' && isLegacyMethod(site.method)) migratedRequests.add(site.method);
+  }
   const known = new Set(result.files.map((f) => f.path));
   const extra: FileResult[] = discovered.filter((p) => !known.has(p)).map((p) => ({ path: p, status: 'unchanged', sites: [] }));
   const files = [...result.files, ...extra].map((file): FileResult => {
@@ -117,12 +136,12 @@ export function addTestMockSites(
     const original = file.original ?? read(file.path);
     if (original === undefined) return file;
     if (!looksLikeTestFile(file.path, original)) return file;
-    const atOriginal = scanTestMocks(file.path, original, { rewrite: false });
+    const atOriginal = scanTestMocks(file.path, original, { rewrite: false, migrated: migratedRequests });
     if (atOriginal.sites.length === 0) return file;
     const before = file.output ?? original;
-    let scanned = scanTestMocks(file.path, before);
+    let scanned = scanTestMocks(file.path, before, { migrated: migratedRequests });
     // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.
-    if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file.path, before, { rewrite: false });
+    if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file.path, before, { rewrite: false, migrated: migratedRequests });
     const sites = scanned.sites.map((site, i) => ({ ...site, line: atOriginal.sites[i]?.line ?? site.line, column: atOriginal.sites[i]?.column ?? site.column }));
     const migrated = sites.filter((s) => s.status === 'migrated').length;
     summary.sitesFound += sites.length;
