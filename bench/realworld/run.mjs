@@ -9,6 +9,7 @@
  *   node bench/realworld/run.mjs [--tsv bench/realworld/repos.tsv] [--checkouts /work/realworld/checkouts]
  *       [--mirrors /work/.mirror] [--scratch /work/realworld/scratch] [--cli packages/codemod/dist/cli.js]
  *       [--only owner/repo[,owner/repo]] [--out bench/realworld] [--test-timeout-s 600] [--no-tests]
+ *   node bench/realworld/run.mjs --render-only     (results.md again from results.json)
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,7 @@ const { values: opts } = parseArgs({
     'migrate-timeout-s': { type: 'string', default: '1200' },
     tests: { type: 'boolean', default: true },
     'no-tests': { type: 'boolean', default: false },
+    'render-only': { type: 'boolean', default: false },
   },
 });
 
@@ -123,7 +125,7 @@ async function runRepo(repo) {
 
     log(`migrate ${repo.paths.join(' ')}`);
     const reportFile = join(logDir, 'report.json');
-    const migrateArgs = [cli, 'migrate', ...repo.paths, '--json', reportFile, ...(repo.tsconfig ? ['--tsconfig', repo.tsconfig] : [])];
+    const migrateArgs = [cli, 'migrate', ...repo.paths, '--json', reportFile, ...(repo.tsconfig && !repo.tsconfig.startsWith('build:') ? ['--tsconfig', repo.tsconfig] : [])];
     const migrate = await runStep('node', migrateArgs, { cwd: pkgDir, log: join(logDir, 'migrate.log'), timeoutS: timeouts.migrate });
     result.steps.migrate = { code: migrate.code, timedOut: migrate.timedOut, seconds: migrate.seconds };
     const report = readReport(reportFile);
@@ -155,7 +157,14 @@ function mergeResults(file, fresh) {
   return [...byName.values()];
 }
 
+function renderOnly() {
+  const saved = JSON.parse(readFileSync(join(opts.out, 'results.json'), 'utf8'));
+  writeFileSync(join(opts.out, 'results.md'), renderMarkdown(saved.repos, saved.meta));
+  process.stdout.write(renderTable(saved.repos) + '\n');
+}
+
 async function main() {
+  if (opts['render-only']) return renderOnly();
   if (!existsSync(cli)) throw new Error(`CLI not found: ${cli} (npm run build first)`);
   const all = readRepos(resolve(opts.tsv));
   const only = opts.only ? new Set(opts.only.split(',')) : undefined;

@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { runStep } from './exec.mjs';
+import { pnpmSpec } from './install.mjs';
 import { parseTestOutput } from './tests.mjs';
+import ts from 'typescript';
 
 const require = createRequire(import.meta.url);
 
@@ -20,16 +22,29 @@ function findTsc(pkgDir, root) {
   return { tsc: join(dirname(require.resolve('typescript/package.json')), 'bin/tsc'), own: false };
 }
 
+function isSolutionConfig(file) {
+  const { config } = ts.readConfigFile(file, ts.sys.readFile);
+  return Array.isArray(config?.references) && config.references.length > 0 && Array.isArray(config.files) && config.files.length === 0 && !config.include;
+}
+
 /** @returns {Promise<{ errors: number|null, tsconfig?: string, ownTsc?: boolean, code?: number|null, timedOut?: boolean }>} */
 export async function typecheck({ pkgDir, root, tsconfig, log, timeoutS }) {
-  const config = tsconfig ?? (existsSync(join(pkgDir, 'tsconfig.json')) ? 'tsconfig.json' : undefined);
-  if (!config || !existsSync(resolve(pkgDir, config))) return { errors: null, note: 'no tsconfig' };
+  // `build:<file>` in repos.tsv: a composite project whose references must be built to be checked.
+  const forceBuild = tsconfig?.startsWith('build:') ?? false;
+  const named = forceBuild ? tsconfig.slice('build:'.length) : tsconfig;
+  const config = named ?? (existsSync(join(pkgDir, 'tsconfig.json')) ? 'tsconfig.json' : undefined);
+  if (!config || !existsSync(resolve(pkgDir, config.split(/\s+/)[0]))) return { errors: null, note: 'no tsconfig' };
   const { tsc, own } = findTsc(pkgDir, root);
-  const run = await runStep('node', [tsc, '--noEmit', '--pretty', 'false', '-p', config], { cwd: pkgDir, log, timeoutS });
+  // A solution-style config (no files of its own, only references) checks nothing under `-p`:
+  // build its references instead (emitting into the scratch copy is harmless).
+  const solution = forceBuild || isSolutionConfig(resolve(pkgDir, config));
+  // `build:` may name several projects, separated by spaces: `tsc -b` takes them all.
+  const args = solution ? ['-b', ...config.split(/\s+/), '--pretty', 'false'] : ['--noEmit', '--pretty', 'false', '-p', config];
+  const run = await runStep('node', [tsc, ...args], { cwd: pkgDir, log, timeoutS });
   const errors = [...run.output.matchAll(/error TS\d+:/g)].length;
   // tsc exiting non-zero with no diagnostic (a crash, a timeout) is not "0 errors".
   const broken = run.timedOut || (run.code !== 0 && errors === 0);
-  return { errors: broken ? null : errors, tsconfig: config, ownTsc: own, code: run.code, timedOut: run.timedOut, note: broken ? (run.timedOut ? 'tsc timed out' : `tsc exit ${run.code}`) : undefined };
+  return { errors: broken ? null : errors, tsconfig: config, mode: solution ? 'build' : 'noEmit', ownTsc: own, code: run.code, timedOut: run.timedOut, note: broken ? (run.timedOut ? 'tsc timed out' : `tsc exit ${run.code}`) : undefined };
 }
 
 const NO_TEST_SCRIPT = /no test specified/;
@@ -40,7 +55,7 @@ function testCommand(pkgDir, pm, override) {
   let script;
   try { script = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).scripts?.test; } catch { /* none */ }
   if (!script || NO_TEST_SCRIPT.test(script)) return undefined;
-  if (pm === 'pnpm') return ['corepack', ['pnpm', 'run', 'test']];
+  if (pm === 'pnpm') return ['corepack', [pnpmSpec(pkgDir), 'run', 'test']];
   if (pm === 'yarn') return ['corepack', ['yarn', 'run', 'test']];
   return ['npm', ['run', 'test']];
 }

@@ -28,7 +28,9 @@ export function runStep(cmd, args, { cwd, log, timeoutS, env = {} }) {
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CI: '1', FORCE_COLOR: '0', NO_COLOR: '1', COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', ...env },
+      env: { ...process.env, CI: '1', FORCE_COLOR: '0', NO_COLOR: '1', COREPACK_ENABLE_DOWNLOAD_PROMPT: '0',
+        // corepack 0.34 cannot verify newer pnpm signatures; and a pinned version may be swapped (see pnpmSpec)
+        COREPACK_INTEGRITY_KEYS: '0', COREPACK_ENABLE_STRICT: '0', ...env },
     });
     const take = (chunk) => {
       out.write(chunk);

@@ -45,6 +45,18 @@ function isYarnBerry(dir) {
   return existsSync(join(dir, '.yarnrc.yml')) || (major !== undefined && Number(major) >= 2);
 }
 
+/**
+ * The pnpm to run through corepack: the pinned one, except that pnpm 11 needs Node 22 (node:sqlite);
+ * on an older Node, pnpm 10 reads the same lockfile format (v9).
+ */
+export function pnpmSpec(dir) {
+  let declared;
+  for (let d = dir; !declared && dirname(d) !== d; d = dirname(d)) declared = readJson(join(d, 'package.json'))?.packageManager;
+  const major = Number(/^pnpm@(\d+)/.exec(declared ?? '')?.[1] ?? 0);
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  return major >= 11 && nodeMajor < 22 ? 'pnpm@10' : 'pnpm';
+}
+
 /** Commands in the order tried; `frozen` for the first install, updating mode for the second. */
 function attempts(pm, dir, frozen) {
   const npmFlags = ['--no-audit', '--no-fund'];
@@ -57,8 +69,8 @@ function attempts(pm, dir, frozen) {
     const args = frozen ? ['ci', ...npmFlags] : ['install', ...npmFlags];
     locked = [{ label: `npm ${args[0]}`, cmd: 'npm', args }, { label: `npm ${args[0]} --ignore-scripts`, cmd: 'npm', args: [...args, '--ignore-scripts'] }];
   } else if (pm === 'pnpm') {
-    const args = ['pnpm', 'install', frozen ? '--frozen-lockfile' : '--no-frozen-lockfile'];
-    locked = [{ label: args.slice(1).join(' '), cmd: 'corepack', args }, { label: `${args.slice(1).join(' ')} --ignore-scripts`, cmd: 'corepack', args: [...args, '--ignore-scripts'] }];
+    const args = [pnpmSpec(dir), 'install', frozen ? '--frozen-lockfile' : '--no-frozen-lockfile'];
+    locked = [{ label: args.join(' '), cmd: 'corepack', args }, { label: `${args.join(' ')} --ignore-scripts`, cmd: 'corepack', args: [...args, '--ignore-scripts'] }];
   } else if (pm === 'yarn') {
     const berry = isYarnBerry(dir);
     const args = ['yarn', 'install', ...(frozen ? [berry ? '--immutable' : '--frozen-lockfile'] : [])];

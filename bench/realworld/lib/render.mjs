@@ -14,10 +14,10 @@ function tsc(t) {
   return String(t.errors);
 }
 
-export const COLUMNS = ['repository', 'install', 'text sites', 'engine sites', 'migrated', 'flagged', 'files changed / failed', 'tsc errors before → after', 'tests pass/fail before → after', 'comment lines lost', 'time (s)'];
+export const COLUMNS = ['repository', 'install', 'text sites', 'engine sites', 'text sites unseen', 'migrated', 'flagged', 'files changed / failed', 'tsc errors before → after', 'tests pass/fail before → after', 'comment lines lost', 'time (s)'];
 
 export function row(r) {
-  if (r.error && !r.engine) return [r.name, r.pm ?? '–', n(r.textSites?.total), `error: ${r.error.slice(0, 80)}`, '', '', '', '', '', '', n(r.seconds)];
+  if (r.error && !r.engine) return [r.name, r.pm ?? '–', n(r.textSites?.total), `error: ${r.error.slice(0, 80)}`, '', '', '', '', '', '', '', n(r.seconds)];
   const install = r.steps?.installBefore ? `${r.steps.installBefore.method}${r.steps.installAfter && !r.steps.installAfter.ok ? ' (after: failed)' : ''}` : '–';
   const changed = (r.changed ?? []).filter((c) => !/package(-lock)?\.json$|pnpm-lock\.yaml$|yarn\.lock$/.test(c)).length;
   return [
@@ -25,6 +25,7 @@ export function row(r) {
     install,
     n(r.textSites?.total),
     n(r.engine?.sitesFound),
+    r.engine ? textSitesTheEngineMissed(r).length : '–',
     n(r.engine?.sitesMigrated),
     n(r.engine?.sitesFlagged),
     `${changed} / ${n(r.engine?.filesFailed)}`,
@@ -42,6 +43,7 @@ export function totals(repos) {
     repos: repos.length,
     textSites: sum((r) => r.textSites?.total),
     engineSites: sum((r) => r.engine?.sitesFound),
+    unseen: sum((r) => (r.engine ? textSitesTheEngineMissed(r).length : 0)),
     migrated: sum((r) => r.engine?.sitesMigrated),
     flagged: sum((r) => r.engine?.sitesFlagged),
     compilingBefore: repos.filter((r) => compiles(r.tscBefore)).length,
@@ -55,6 +57,26 @@ export function totals(repos) {
   };
 }
 
+// The engine reports a `sendRequest` at its call, the text search at the method string, which may
+// sit in a request object built lines earlier: match per file and request family, not per line.
+const FAMILY = { elicitInput: 'elicit', 'elicitation/create': 'elicit', createMessage: 'sampling', 'sampling/createMessage': 'sampling', listRoots: 'roots', 'roots/list': 'roots' };
+
+/** Text-search sites with no engine site of the same family left in the same file. */
+export function textSitesTheEngineMissed(r) {
+  const pool = new Map();
+  for (const e of [...(r.migrated ?? []), ...(r.flagged ?? [])]) {
+    const key = `${e.file}\0${FAMILY[e.method] ?? e.method}`;
+    pool.set(key, (pool.get(key) ?? 0) + 1);
+  }
+  return (r.textSites?.sites ?? []).filter((s) => {
+    const key = `${s.file}\0${FAMILY[s.method]}`;
+    const left = pool.get(key) ?? 0;
+    if (left === 0) return true;
+    pool.set(key, left - 1);
+    return false;
+  });
+}
+
 const mdRow = (cells) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
 
 export function renderTable(repos) {
@@ -63,7 +85,7 @@ export function renderTable(repos) {
     mdRow(COLUMNS),
     mdRow(COLUMNS.map(() => '---')),
     ...repos.map((r) => mdRow(row(r))),
-    mdRow([`**total (${t.repos})**`, '', t.textSites, t.engineSites, t.migrated, t.flagged, '', `compiling: ${t.compilingBefore} → ${t.compilingAfter}`, `${t.testsPassingBefore}/${t.testsFailingBefore} → ${t.testsPassingAfter}/${t.testsFailingAfter}`, t.commentLinesLost, '']),
+    mdRow([`**total (${t.repos})**`, '', t.textSites, t.engineSites, t.unseen, t.migrated, t.flagged, '', `compiling: ${t.compilingBefore} → ${t.compilingAfter}`, `${t.testsPassingBefore}/${t.testsFailingBefore} → ${t.testsPassingAfter}/${t.testsFailingAfter}`, t.commentLinesLost, '']),
   ].join('\n');
 }
 
@@ -87,7 +109,7 @@ export function renderMarkdown(repos, meta) {
     for (const s of r.migrated ?? []) lines.push(`- migrated \`${s.file}:${s.line}\` ${s.method}${s.reason ? `: ${s.reason}` : ''}`);
     for (const s of r.flagged ?? []) lines.push(`- flagged \`${s.file}:${s.line}\` ${s.method}: ${s.reason ?? '(no reason)'}`);
     for (const f of r.failedFiles ?? []) lines.push(`- failed file \`${f.file}\`: ${f.error}`);
-    const textOnly = (r.textSites?.sites ?? []).filter((s) => ![...(r.migrated ?? []), ...(r.flagged ?? [])].some((e) => e.file.endsWith(s.file) && e.line === s.line));
+    const textOnly = textSitesTheEngineMissed(r);
     for (const s of textOnly) lines.push(`- text search only \`${s.file}:${s.line}\` ${s.method}`);
     if (r.commentLinesLostByFile && Object.keys(r.commentLinesLostByFile).length) lines.push(`- comment lines lost: ${Object.entries(r.commentLinesLostByFile).map(([f, k]) => `${f} ${k}`).join(', ')}`);
     lines.push('');
