@@ -1,0 +1,174 @@
+/**
+ * The three packages as a user gets them: `npm pack`ed, installed from the tarballs into a fresh
+ * TypeScript project (a copy of fixtures/demo, a v1 server), then the README's commands run there
+ * verbatim: the install line (package names mapped to the tarballs, since they are not taken from a
+ * registry here), the "Migrate a project" commands, `npx mcp-mrtr`, and the "Lint what is left"
+ * config with the real ESLint. Dependencies come from the npm cache where it has them.
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlocks, shellCommands } from '../../../../fixtures/support/readme-blocks.js';
+import { commitAll, git, repoRoot } from '../cli/helpers.js';
+
+const PACKAGES = ['@mcp-mrtr/surface', '@mcp-mrtr/codemod', '@mcp-mrtr/eslint-plugin'] as const;
+type PackageName = (typeof PACKAGES)[number];
+/** Versions the workspace itself is tested with, so the install can come from the npm cache. */
+const PROJECT_DEPENDENCIES = { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' };
+const PROJECT_DEV_DEPENDENCIES = { typescript: '5.9.3', eslint: '10.15.0' };
+const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+interface Packed {
+  tarball: string;
+  files: string[];
+  manifest: Record<string, any>;
+}
+
+let work: string;
+let project: string;
+const packed = {} as Record<PackageName, Packed>;
+
+function sh(command: string, cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  // the test may itself run under npm: its workspace settings must not leak into the project's npm
+  for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
+  return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env, timeout });
+}
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+beforeAll(() => {
+  execFileSync('npx', ['turbo', 'run', 'build', ...PACKAGES.map((p) => `--filter=${p}`), '--output-logs=errors-only'], { cwd: repoRoot, stdio: 'pipe', timeout: 300_000 });
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-packed-'));
+  const tarballs = path.join(work, 'tarballs');
+  fs.mkdirSync(tarballs);
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+  for (const entry of JSON.parse(out) as { name: PackageName; filename: string; files: { path: string }[] }[]) {
+    const tarball = path.join(tarballs, entry.filename);
+    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+    packed[entry.name] = { tarball, files: entry.files.map((f) => f.path), manifest };
+  }
+
+  project = path.join(work, 'acme');
+  fs.cpSync(path.join(repoRoot, 'fixtures/demo'), project, { recursive: true });
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: PROJECT_DEPENDENCIES, devDependencies: PROJECT_DEV_DEPENDENCIES }, null, 2) + '\n');
+  fs.writeFileSync(path.join(project, '.gitignore'), 'node_modules\ndist\n');
+}, 600_000);
+
+afterAll(() => {
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+}, 120_000);
+
+describe('tarballs', () => {
+  it.each(PACKAGES)('%s: README, LICENSE (MIT), repository, keywords, engines', (name) => {
+    const { files, manifest } = packed[name];
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/), directory: expect.stringMatching(/^packages\//) });
+    expect(manifest.keywords).toContain('mcp');
+    expect(manifest.engines?.node).toMatch(/^>=20/);
+    // the same licence text as the repository's
+    const license = execFileSync('tar', ['-xOzf', packed[name].tarball, 'package/LICENSE'], { encoding: 'utf8' });
+    expect(license).toBe(fs.readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8'));
+    expect(license).toMatch(/^MIT License/);
+  });
+
+  it('keywords: the plugin is findable as an ESLint plugin, the codemod as a codemod', () => {
+    expect(packed['@mcp-mrtr/eslint-plugin'].manifest.keywords).toEqual(expect.arrayContaining(['eslint', 'eslintplugin', 'mcp']));
+    expect(packed['@mcp-mrtr/codemod'].manifest.keywords).toEqual(expect.arrayContaining(['codemod', 'mcp']));
+  });
+
+  it('the codemod ships its bin shim, dist and the JSON report schema; no tests or sources', () => {
+    const { files, manifest } = packed['@mcp-mrtr/codemod'];
+    expect(manifest.bin).toEqual({ 'mcp-mrtr': './bin/mcp-mrtr.js' });
+    expect(files).toEqual(expect.arrayContaining(['bin/mcp-mrtr.js', 'dist/cli.js', 'dist/index.js', 'dist/jscodeshift.cjs', 'schema/report.schema.json']));
+    expect(files.filter((f) => /^(src|test)\//.test(f))).toEqual([]);
+  });
+});
+
+describe('installed from the tarballs into a TypeScript project, the README commands', () => {
+  const [migrateBlock] = readmeBlocks('Migrate a project', 'sh');
+  const commands = shellCommands(migrateBlock!);
+  const install = commands.find((c) => c.startsWith('npm i'))!;
+  const runs = commands.filter((c) => c.startsWith('npx '));
+
+  it('the README installs both packages by their scoped names and runs them with npx', () => {
+    expect(install).toBe('npm i -D @mcp-mrtr/codemod @mcp-mrtr/eslint-plugin');
+    expect(runs.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual(['npx @mcp-mrtr/codemod check', 'npx @mcp-mrtr/codemod migrate', 'npx @mcp-mrtr/codemod migrate']);
+  });
+
+  it('npm install of the three tarballs succeeds', () => {
+    // the README's line with each name replaced by its tarball; @mcp-mrtr/surface, which a registry
+    // would resolve as their dependency, is given the same way
+    const words = install.split(' ').map((w) => (w in packed ? quote(packed[w as PackageName].tarball) : w));
+    const run = sh([...words, quote(packed['@mcp-mrtr/surface'].tarball), ...INSTALL_FLAGS].join(' '), project, 600_000);
+    expect(run.status, run.stderr).toBe(0);
+    for (const name of PACKAGES) expect(fs.existsSync(path.join(project, 'node_modules', name, 'package.json')), name).toBe(true);
+    commitAll(project);
+  }, 600_000);
+
+  it('npx mcp-mrtr --version runs the installed bin', () => {
+    const run = sh('npx mcp-mrtr --version', project);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(packed['@mcp-mrtr/codemod'].manifest.version);
+  }, 120_000);
+
+  it("the README's Lint config, verbatim, reports the legacy calls with the installed ESLint", () => {
+    const [config] = readmeBlocks('Lint what is left', 'js');
+    fs.writeFileSync(path.join(project, 'eslint.config.js'), config!);
+    const run = sh('npx eslint src --format json', project);
+    expect(run.status, run.stderr).toBe(1);
+    const results = JSON.parse(run.stdout) as { filePath: string; messages: { ruleId: string | null; fatal?: boolean }[] }[];
+    expect(results.flatMap((r) => r.messages.filter((m) => m.fatal || m.ruleId === null))).toEqual([]);
+    const legacy = results.filter((r) => r.messages.some((m) => m.ruleId === '@mcp-mrtr/no-server-initiated-requests')).map((r) => path.relative(project, r.filePath));
+    expect(legacy).toContain('src/confirm.ts');
+    fs.rmSync(path.join(project, 'eslint.config.js'));
+  }, 120_000);
+
+  it('check: exit 1, lists the legacy sites, writes nothing', () => {
+    const before = git(project, 'status', '--porcelain');
+    const run = sh(runs[0]!, project);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/src\/confirm\.ts:5:\d+\s+elicitation\/create/);
+    expect(git(project, 'status', '--porcelain')).toBe(before);
+  }, 180_000);
+
+  it('migrate --dry-run: a unified diff, nothing written', () => {
+    const run = sh(runs[1]!, project);
+    expect([0, 1], run.stderr).toContain(run.status);
+    expect(run.stdout).toMatch(/^--- a\/src\/confirm\.ts$/m);
+    expect(run.stdout).toMatch(/^\+.*inputRequired/m);
+    expect(git(project, 'status', '--porcelain')).toBe('');
+  }, 180_000);
+
+  it('migrate: rewrites in place, moves package.json to the 2.x server package', () => {
+    const run = sh(runs[2]!, project);
+    expect([0, 1], run.stderr + run.stdout).toContain(run.status);
+    expect(run.stderr).not.toMatch(/not in a git work tree|refusing/);
+    const changed = git(project, 'status', '--porcelain').split('\n').filter(Boolean).map((l) => l.slice(3));
+    expect(changed).toEqual(expect.arrayContaining(['package.json', 'src/confirm.ts']));
+    expect(fs.readFileSync(path.join(project, 'src/confirm.ts'), 'utf8')).toContain('inputRequired');
+    const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['@modelcontextprotocol/server']).toBeDefined();
+    expect(manifest.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+  }, 180_000);
+
+  it('the Lint config also works with ESLint 9', () => {
+    const install = sh(['npm', 'i', '-D', 'eslint@9.39.5', ...INSTALL_FLAGS].join(' '), project, 600_000);
+    expect(install.status, install.stderr).toBe(0);
+    const [config] = readmeBlocks('Lint what is left', 'js');
+    fs.writeFileSync(path.join(project, 'eslint.config.js'), config!);
+    fs.writeFileSync(path.join(project, 'legacy.mts'), `export async function ask(server: { server: { listRoots(): Promise<unknown> } }): Promise<unknown> {\n  return server.server.listRoots();\n}\n`);
+    const version = sh('npx eslint --version', project);
+    expect(version.stdout.trim()).toMatch(/^v9\./);
+    const run = sh('npx eslint legacy.mts', project);
+    expect(run.stdout).not.toMatch(/ignored/i);
+    expect(run.stdout).toMatch(/2:\d+\s+error\s+.*@mcp-mrtr\/no-server-initiated-requests/);
+    expect(run.status, run.stderr).toBe(1);
+  }, 600_000);
+});
