@@ -23,7 +23,6 @@ import { dirtyWorkTrees, outsideWorkTrees } from './git.js';
 import { toJsonReport } from './report/json.js';
 import { displayPath } from './report/paths.js';
 import { toSarif } from './report/sarif.js';
-import { addTestMockSites } from './report/test-mocks.js';
 import { formatTextReport, type FormatterOutcome } from './report/text.js';
 import type { MigrationResult } from './types.js';
 import { TOOL_NAME, VERSION } from './version.js';
@@ -161,14 +160,7 @@ async function analyse(
   } finally {
     progress.end();
   }
-  const withMocks = addTestMockSites(result, discovery.files, (file) => {
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-  });
-  return { result: withMocks, skipped: discovery.skipped };
+  return { result, skipped: discovery.skipped };
 }
 
 function checkTsconfig(args: CommonArgs, cwd: string): void {

@@ -43,7 +43,7 @@ const WORKER_FLAG = 'mcpMrtrJscodeshiftEngine';
 async function migrateOne(job: Job): Promise<Omit<Reply, 'id'>> {
   const [{ migrateSource }, { scanTestMocks }, { writeFileAtomic }, fs] = await Promise.all([
     import('./migrate.js'),
-    import('./report/test-mocks.js'),
+    import('./engine/test-mocks/index.js'),
     import('./fs/atomic-write.js'),
     import('node:fs'),
   ]);

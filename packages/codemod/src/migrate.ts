@@ -34,6 +34,7 @@ import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASO
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
+import { addTestMockSites } from './engine/test-mocks/index.js';
 
 export interface SourceInput {
   path: string;
@@ -60,11 +61,21 @@ export async function migrateProject(paths: string[], options: MigrateOptions = 
   });
   const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
   let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true });
+  // Unit tests that mock a request the run migrated (the test files may lie outside the run's paths)
+  result = addTestMockSites(result, discovery.files, readText);
   if (options.write) {
     const { applyResult } = await import('./fs/atomic-write.js');
     result = applyResult(result).result;
   }
   return result;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { ts } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
 import { discoverFiles } from '../discover.js';
-import { looksLikeTestFile } from '../report/test-mocks.js';
+import { looksLikeTestFile } from './test-mocks/index.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
 

@@ -36,7 +36,7 @@ describe('jscodeshift transform', () => {
   it.each(cases)('%s: same output as the CLI for the file', async (_name, rel, source) => {
     // the CLI reports a test's mock when its run migrates the request the mock fakes, so the server
     // the test drives is migrated in the same run (jscodeshift, one file at a time, marks every mock)
-    const server = rel.startsWith('test/') ? { 'src/server.ts': MIGRATABLE } : {};
+    const server: Record<string, string> = rel.startsWith('test/') ? { 'src/server.ts': MIGRATABLE } : {};
     const root = makeProject({ [rel]: source, ...server });
     const transform = require(transformPath) as unknown;
     const viaJscodeshift = await applyTransform(transform, {}, { path: path.join(root, rel), source });

@@ -1,6 +1,6 @@
 /**
  * What a legacy unit test's mock meets once the server under test is migrated: the measurements
- * that decide which mocks the codemod rewrites (see src/report/test-mocks/client-answer.ts). Real
+ * that decide which mocks the codemod rewrites (see src/engine/test-mocks/client-answer.ts). Real
  * SDK 2.4.0 packages, servers migrated by the engine (fixtures/cases/*.output.ts), the test shapes
  * a v1 suite has after the official upgrade (a 2025-era `@modelcontextprotocol/client` Client over
  * InMemoryTransport, spies on `server.server.<method>`), and a client pinned to 2026-07-28.

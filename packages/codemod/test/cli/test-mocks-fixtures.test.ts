@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEGACY_METHODS, TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateSource } from '../../src/migrate.js';
-import { addTestMockSites, scanTestMocks } from '../../src/report/test-mocks.js';
+import { addTestMockSites, scanTestMocks } from '../../src/engine/test-mocks/index.js';
 import type { FileResult } from '../../src/types.js';
 import { repoRoot } from './helpers.js';
 

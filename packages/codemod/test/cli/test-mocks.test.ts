@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
 import type { LegacyMethod } from '@mcp-mrtr/surface';
-import { addTestMockSites, scanTestMocks } from '../../src/report/test-mocks.js';
+import { addTestMockSites, scanTestMocks } from '../../src/engine/test-mocks/index.js';
 import type { FileResult } from '../../src/types.js';
 
 /** A server file of the run in which the given requests were migrated. */

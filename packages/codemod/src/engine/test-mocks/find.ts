@@ -5,7 +5,7 @@
  */
 import { CTX_MCPREQ_METHOD_TO_LEGACY, SERVER_METHOD_TO_LEGACY, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
-import { scriptKindOf } from '../../engine/script-kind.js';
+import { scriptKindOf } from '../script-kind.js';
 
 /** Test-runner mocking entry points (not MCP API: the runners' own names). */
 const MOCK_FACTORIES = new Set(['fn', 'spyOn', 'mock', 'stub', 'fake']);

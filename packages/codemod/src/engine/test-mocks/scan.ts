@@ -5,7 +5,7 @@
  */
 import { isLegacyMethod, LEGACY_REQUESTS, TODO_MARKER, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
-import { markerComment } from '../../engine/markers.js';
+import { markerComment } from '../markers.js';
 import type { FileResult, MigrationResult, SiteResult } from '../../types.js';
 import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
 import { planClientAnswers, type TextEdit } from './client-answer.js';
