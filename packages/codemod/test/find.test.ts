@@ -3,7 +3,7 @@ import { findHandlers, findRegistrations, findSites } from '../src/engine/find/i
 import { addSource, virtualProject } from './find-helpers.js';
 
 // The first typed query loads the SDK's declaration files (seconds on a busy 2-core machine).
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const project = virtualProject();
 const V1 = `import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';

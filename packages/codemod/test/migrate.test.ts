@@ -8,7 +8,7 @@ import { migrateProject, migrateSource, migrateInputs } from '../src/index.js';
 import type { Reach, RewriteOutcome } from '../src/engine/model.js';
 import { TEST_DIR } from './find-helpers.js';
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const dirs: string[] = [];

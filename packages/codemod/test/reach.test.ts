@@ -5,7 +5,7 @@ import { computeReaches } from '../src/engine/reach/index.js';
 import { addSource, virtualProject } from './find-helpers.js';
 
 // The first typed query loads the SDK's declaration files (seconds on a busy 2-core machine).
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 function reachesOf(files: SourceFile[], typeChecked = true) {
   const ctx = { typeChecked };

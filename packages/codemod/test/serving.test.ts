@@ -8,7 +8,7 @@ import { migrateProject } from '../src/index.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };

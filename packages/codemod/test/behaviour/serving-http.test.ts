@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextp
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const CASES = new URL('../../../../fixtures/cases/', import.meta.url);
 const load = async <T>(name: string) => (await import(new URL(name, CASES).href)) as T;

@@ -13,7 +13,7 @@ import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const CASES = fileURLToPath(new URL('../../../../fixtures/cases/', import.meta.url));
 const REPO = path.resolve(CASES, '../..');

@@ -30,7 +30,7 @@ import { validateJsonReport, validateSarif } from './schemas.js';
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 describe('usage and exit code 2', () => {
   it('--help lists both commands and exits 0', () => {

@@ -10,7 +10,7 @@ import { FLAGGED, MIGRATABLE, assertBuilt, cleanupProjects, makeProject, runCli 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
 
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 describe('check takes the options of migrate that apply', () => {
   it('--ignore leaves matching files out of the gate', () => {

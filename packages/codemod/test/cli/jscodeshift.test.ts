@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FLAGGED, MIGRATABLE, PLAIN, TEST_WITH_MOCK, TWO_STEP, assertBuilt, cleanupProjects, makeProject, packageRoot, read, repoRoot, runCli } from './helpers.js';
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 const require = createRequire(import.meta.url);
 const transformPath = path.join(packageRoot, 'dist', 'jscodeshift.cjs');
 type TestUtils = {

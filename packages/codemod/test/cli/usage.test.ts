@@ -12,7 +12,7 @@ import { validateJsonReport, validateSarif } from './schemas.js';
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const NOTICE = /not in a git work tree/;
 

@@ -15,7 +15,7 @@ const workspaces = fs.readdirSync(path.join(repoRoot, 'packages')).map((p) => pa
 const bins = workspaces.flatMap((dir) => Object.entries((manifest(dir).bin ?? {}) as Record<string, string>).map(([name, target]) => ({ name, file: path.join(dir, target) })));
 const temps: string[] = [];
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 afterAll(() => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
