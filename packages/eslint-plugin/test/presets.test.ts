@@ -82,6 +82,8 @@ describe("the README's Lint example, verbatim as eslint.config.js in a TypeScrip
   it('is the config the README shows', () => {
     expect(config).toContain("import mcpMrtr from '@mcp-mrtr/eslint-plugin'");
     expect(readmeBlocks('Lint what is left', 'sh').join('\n')).toMatch(/npm i -D .*@mcp-mrtr\/eslint-plugin/);
+    // the package's own README (what npm shows) gives the same config
+    expect(fs.readFileSync(path.join(PKG, 'README.md'), 'utf8')).toContain('```js\n' + config + '```');
   });
 
   it('ESLint API: reports every legacy request in .ts, .mts and .js files (none ignored)', async () => {
