@@ -323,7 +323,10 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     for (const site of sites) {
       if (site.sourceFile.getFilePath() !== filePath && !verification.component(filePath).has(site.sourceFile.getFilePath())) continue;
       const decision = decisionBySite.get(site);
-      if (decision?.status === 'migrated') decisionBySite.set(site, { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice: 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification' });
+      if (decision?.status === 'migrated' || decision?.callers?.some((c) => c.status === 'migrated')) {
+        const callers = decision.callers?.map((c) => (c.status === 'migrated' ? { ...c, status: 'flagged' as const, reason: `rewrite not verified: ${reason}` } : c));
+        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice: 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification', ...(callers ? { callers } : {}) } : { ...decision, ...(callers ? { callers } : {}) });
+      }
     }
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
@@ -364,6 +367,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       ...(decision.advice ? { advice: decision.advice } : {}),
       ...(info.handler ? { handler: info.handler } : {}),
       snippet: info.snippet,
+      ...(decision.callers && decision.callers.length > 1 ? { callers: decision.callers.map((c) => ({ caller: c.caller, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })) } : {}),
     });
     sitesByFile.set(info.file.path, list);
   }
@@ -389,7 +393,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     const output = body === file.source.body ? file.original : joinSource(file.source, body);
     let status: FileResult['status'];
     if (file.failed) status = 'failed';
-    else if (siteResults.length > 0 && siteResults.every((s) => s.status === 'flagged')) status = 'flagged';
+    else if (siteResults.length > 0 && siteResults.every((s) => s.status === 'flagged' && !('callers' in s && s.callers?.some((c) => c.status === 'migrated')))) status = 'flagged';
     else if (output !== file.original) status = 'changed';
     else status = siteResults.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
     results.set(file.path, {

@@ -23,6 +23,12 @@ export interface SiteResult {
   handler?: string;
   /** Source text of the call, abbreviated. */
   snippet?: string;
+  /**
+   * When several handlers (or a handler and a non-handler context) reach the site: one entry per
+   * caller, with what became of the site for it (a helper kept for a timer is flagged there and
+   * migrated for the tool that now has its own copy).
+   */
+  callers?: Array<{ caller: string; status: SiteStatus; reason?: string }>;
 }
 
 export type FileStatus =

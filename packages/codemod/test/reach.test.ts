@@ -121,7 +121,148 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 `, '.cjs');
     expect(reachesOf([sf], false)).toEqual([
       { line: 4, file: sf.getBaseName(), handlers: ['tools/call:1'], contexts: [] },
-      { line: 6, file: sf.getBaseName(), handlers: ['tools/call:0'], contexts: [] },
+      { line: 6, file: sf.getBaseName(), handlers: ['gamma:0'], contexts: [] },
+    ]);
+  });
+});
+
+const ASK = `await server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })`;
+
+/** The dispatched tools the reach stage resolves: for each site, the handlers (tool name and the dispatching call's line). */
+function dispatchOf(files: SourceFile[]) {
+  const ctx = { typeChecked: true };
+  const sites = files.flatMap((f) => findSites(f, ctx));
+  const regs = files.map((f) => findRegistrations(f, ctx));
+  return computeReaches({ sites, handlers: regs.flatMap((r) => r.handlers), others: regs.flatMap((r) => r.others), sourceFiles: files }).map((r) => ({
+    line: r.site.line,
+    handlers: r.handlers.map((h) => `${h.handler.name ?? '?'}@${h.handler.dispatch ? h.handler.dispatch.call.getStartLineNumber() : 'direct'}`),
+    contexts: r.nonHandlerContexts.map((c) => c.description),
+  }));
+}
+
+describe('computeReaches: tools dispatched through a table', () => {
+  it('a Record indexed by the tool name, directly and through a looked-up variable; a Map.get lookup', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { CallToolRequestSchema, GetPromptRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+type H = (args: unknown, server: Server) => Promise<{ content: [] }>;
+async function wipe(args: unknown, server: Server) { ${ASK}; return { content: [] as [] }; }
+const byName: Record<string, H> = { wipe, other: async (a, server) => { ${ASK}; return { content: [] as [] }; } };
+const prompts = new Map([['p', async (server: Server) => { ${ASK}; return { messages: [] }; }]]);
+export function build(server: Server) {
+  server.setRequestHandler(CallToolRequestSchema, async (req) => byName[req.params.name]!(req.params.arguments, server));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const fn = byName[req.params.uri];
+    if (!fn) throw new Error('none');
+    return fn(undefined, server) as never;
+  });
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const fn = prompts.get(req.params.name)!;
+    return fn(server) as never;
+  });
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 6, handlers: ['wipe@10', 'wipe@14'], contexts: [] },
+      { line: 7, handlers: ['other@10', 'other@14'], contexts: [] },
+      { line: 8, handlers: ['p@18'], contexts: [] },
+    ]);
+  });
+
+  it('an array of { name, handler } found with .find, and registered in for-of and forEach loops', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const LIST = [
+  { name: 'a', handler: async (server: Server) => { ${ASK}; return { content: [] }; } },
+  { name: 'b', async handler(server: Server) { ${ASK}; return { content: [] }; } },
+];
+const MORE = [...LIST, { name: 'c', handler: async (server: Server) => { ${ASK}; return { content: [] }; } }];
+export function build(server: Server, mcp: McpServer) {
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const tool = LIST.find((t) => t.name === req.params.name);
+    if (!tool) throw new Error('unknown');
+    return tool.handler(server) as never;
+  });
+  for (const t of MORE) mcp.registerTool(t.name, {}, async () => t.handler(mcp.server) as never);
+  MORE.forEach((t) => mcp.registerTool(t.name, {}, async () => t.handler(mcp.server) as never));
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 6, handlers: ['a@14', 'a@16', 'a@17'], contexts: [] },
+      { line: 7, handlers: ['b@14', 'b@16', 'b@17'], contexts: [] },
+      { line: 9, handlers: ['c@16', 'c@17'], contexts: [] },
+    ]);
+  });
+
+  it('class-based tools: instances in a table reach their own execute (and a base helper), a base-typed parameter reaches every override', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+abstract class Base {
+  abstract name: string;
+  constructor(protected server: Server) {}
+  protected async confirm() { const r = ${ASK}; return r.action === 'accept'; }
+  abstract execute(): Promise<{ content: [] }>;
+}
+class Drop extends Base { name = 'drop'; async execute() { await this.confirm(); return { content: [] as [] }; } }
+class Plain extends Base { name = 'plain'; async execute() { return { content: [] as [] }; } }
+class Loose extends Base { name = 'loose'; async execute() { ${ASK.replace('server', 'this.server')}; return { content: [] as [] }; } }
+export function build(mcp: McpServer) {
+  for (const tool of [new Drop(mcp.server), new Plain(mcp.server)]) mcp.registerTool(tool.name, {}, async () => tool.execute());
+}
+export function register(mcp: McpServer, tool: Base) {
+  for (const t of [tool]) mcp.registerTool(t.name, {}, async () => t.execute());
+}
+export function registerOne(mcp: McpServer, tools: Base[]) {
+  for (const t of tools) mcp.registerTool(t.name, {}, async () => t.execute());
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      // the helper in the base: reached from Drop.execute via both registrations that can run it
+      { line: 7, handlers: ['drop@14', 'drop@17', 'drop@20'], contexts: [] },
+      // Loose is never in a literal table, but a base-typed entry or table runs every override
+      { line: 12, handlers: ['loose@17', 'loose@20'], contexts: [] },
+    ]);
+  });
+
+  it('entries added after the declaration: Object.assign, assignment by key, push, Map.set', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+type H = (server: Server) => Promise<{ content: [] }>;
+const registry: Record<string, H> = {};
+Object.assign(registry, { a: async (server: Server) => { ${ASK}; return { content: [] as [] }; } });
+registry['b'] = async (server) => { ${ASK}; return { content: [] as [] }; };
+const list: Array<{ name: string; run: H }> = [];
+list.push({ name: 'c', run: async (server) => { ${ASK}; return { content: [] as [] }; } });
+const byMap = new Map<string, H>();
+byMap.set('d', async (server) => { ${ASK}; return { content: [] as [] }; });
+export function build(server: Server) {
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    if (req.params.name === 'c') return list.find((t) => t.name === req.params.name)!.run(server) as never;
+    if (req.params.name === 'd') return byMap.get(req.params.name)!(server) as never;
+    return registry[req.params.name]!(server) as never;
+  });
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 7, handlers: ['a@17'], contexts: [] },
+      { line: 8, handlers: ['b@17'], contexts: [] },
+      { line: 10, handlers: ['c@15'], contexts: [] },
+      { line: 12, handlers: ['d@16'], contexts: [] },
+    ]);
+  });
+
+  it('a table no handler looks up is named in the unreachable reason', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+const server = new Server({ name: 'x', version: '1' });
+export const orphanTools = {
+  wipe: async () => { ${ASK}; return { content: [] }; },
+};
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 6, handlers: [], contexts: ['the function stored as `wipe` in a table (line 5) is not looked up and called by any tools/call, prompts/get or resources/read handler'] },
     ]);
   });
 });

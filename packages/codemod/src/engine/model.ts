@@ -56,7 +56,9 @@ export type HandlerRegistration =
   | 'prompt'
   | 'registerResource'
   | 'resource'
-  | 'setRequestHandler';
+  | 'setRequestHandler'
+  /** A function a handler runs through a table lookup (`handlers[name](...)`, `tool.handler(...)`). */
+  | 'dispatched';
 
 export interface Handler {
   /** The function node that serves the request (arrow, function expression, method, declaration). */
@@ -73,6 +75,8 @@ export interface Handler {
    * or a map of tool functions: the per-tool functions that the dispatcher calls.
    */
   dispatchTargets?: Node[];
+  /** For 'dispatched': the handler that looks this function up and the call that runs it. */
+  dispatch?: { dispatcher: Handler; call: CallExpression };
 }
 
 /** One function-call edge on the way from a handler to a site. */
@@ -91,6 +95,14 @@ export interface Reach {
   nonHandlerContexts: Array<{ context: NonHandlerContext; node: Node; description: string }>;
 }
 
+/** What became of a site for one of the handlers or contexts that run it. */
+export interface CallerDecision {
+  /** `tools/call handler \`delete_file\``, `setInterval callback`, ... */
+  caller: string;
+  status: 'migrated' | 'flagged';
+  reason?: string;
+}
+
 /** A decision about one site, produced by analyse/plan, consumed by rewrite and report. */
 export interface SiteDecision {
   site: Site;
@@ -99,6 +111,8 @@ export interface SiteDecision {
   advice?: string;
   /** Wire key chosen for the request (when migrated). */
   key?: string;
+  /** One entry per handler (and non-handler context) that reaches the site. */
+  callers?: CallerDecision[];
 }
 
 /** Options the rewrite stage needs from the run. */

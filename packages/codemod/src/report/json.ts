@@ -29,6 +29,7 @@ export interface JsonSite {
   reason?: string;
   advice?: string;
   handler?: string;
+  callers?: SiteResult['callers'];
 }
 
 export interface JsonFile {
@@ -84,6 +85,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
         ...(site.reason ? { reason: site.reason } : {}),
         ...(site.advice ? { advice: site.advice } : {}),
         ...(site.handler ? { handler: site.handler } : {}),
+        ...(site.callers ? { callers: site.callers } : {}),
       })),
     })),
     packageJson: result.packageJsonChanges.map((change) => ({

@@ -44,6 +44,11 @@ function label(site: SiteResult): string {
   return KIND_LABEL[site.method] ?? site.kind ?? site.method;
 }
 
+/** One line per caller when several handlers (or contexts) reach the site. */
+function callerLines(site: SiteResult): string[] {
+  return (site.callers ?? []).map((x) => `      for ${x.caller}: ${x.status === 'migrated' ? 'migrated' : `flagged (${x.reason ?? 'no reason given'})`}`);
+}
+
 function byKind(sites: SiteResult[]): string {
   const counts = new Map<string, number>();
   for (const site of sites) counts.set(label(site), (counts.get(label(site)) ?? 0) + 1);
@@ -88,6 +93,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       const verdict = site.status === 'migrated' ? c.green('migrate') : c.yellow(`flag: ${site.reason ?? 'no reason given'}`);
       out.push(`  ${where}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${verdict}`);
       if (site.status === 'flagged' && site.advice) out.push(`      ${c.dim(site.advice)}`);
+      out.push(...callerLines(site));
     }
   }
 
@@ -98,6 +104,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     for (const { file, site } of flaggedCode) {
       out.push(`  ${c.yellow(`${rel(file.path)}:${site.line}`)}  ${site.method}${site.handler ? ` (${site.handler})` : ''}: ${site.reason ?? 'no reason given'}`);
       if (site.advice) out.push(`      ${c.dim(site.advice)}`);
+      out.push(...callerLines(site));
     }
   }
   if (!check && testMocks.length > 0) {

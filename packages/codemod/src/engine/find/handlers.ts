@@ -4,7 +4,7 @@
  * with switch/map dispatch targets) and every other request/notification handler (entry points the
  * reach stage reports as non-handler contexts).
  */
-import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import {
   LOW_LEVEL_REGISTRATION,
   NOTIFICATION_REGISTRATION,
@@ -16,6 +16,7 @@ import {
 } from '@mcp-mrtr/surface';
 import type { Handler, HandlerRegistration } from '../model.js';
 import { isServerReceiver, type FindContext } from './receivers.js';
+import { dispatchedTools } from '../reach/dispatch.js';
 import { classifyType, declarationOf, functionOfDeclaration, isFunctionNode, nameText, resolveCallee, safeType, unwrapExpression, type FunctionLike } from './resolve.js';
 
 /** A `setRequestHandler` / `setNotificationHandler` registration that is not MRTR-capable. */
@@ -52,7 +53,7 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     if (api in REGISTRATION_APIS) {
       const name = nameText(unwrapExpression(args[0]));
       const nameNode = unwrapExpression(args[0]) ?? call;
-      const tableTargets = name === undefined && Node.isPropertyAccessExpression(nameNode) ? tableDispatchTargetsOf(fn) : [];
+      const tableTargets = name === undefined && Node.isPropertyAccessExpression(nameNode) ? dispatchedTools(fn).map((t) => t.fn) : [];
       if (name === undefined && !Node.isIdentifier(nameNode) && tableTargets.length === 0) continue;
       const handler: Handler = { fn, method: REGISTRATION_APIS[api]!.method, registration: api as HandlerRegistration, name, registrationCall: call, sourceFile };
       if (tableTargets.length > 0) handler.dispatchTargets = tableTargets;
@@ -144,47 +145,4 @@ export function dispatchTargetsOf(fn: Node): Node[] {
     }
   });
   return targets;
-}
-
-/**
- * Tools declared as a table and registered in a loop: `for (const tool of tools) server.registerTool(tool.name,
- * ..., (args) => tool.handler(server, args))` with `const tools = [{ name, handler: async (...) => ... }, ...]`.
- * The functions the handler calls through the loop variable's property are its dispatch targets.
- */
-export function tableDispatchTargetsOf(fn: Node): Node[] {
-  const targets: Node[] = [];
-  fn.forEachDescendant((node, traversal) => {
-    if (node !== fn && isFunctionNode(node)) {
-      traversal.skip();
-      return;
-    }
-    if (!Node.isCallExpression(node)) return;
-    const callee = unwrapExpression(node.getExpression());
-    if (!callee || !Node.isPropertyAccessExpression(callee)) return;
-    const entry = unwrapExpression(callee.getExpression());
-    if (!entry || !Node.isIdentifier(entry)) return;
-    for (const element of tableEntriesOf(entry)) {
-      const property = element.getProperty(callee.getName());
-      let target: Node | undefined;
-      if (property && Node.isPropertyAssignment(property)) target = handlerFunction(property.getInitializer());
-      else if (property && Node.isShorthandPropertyAssignment(property)) target = functionOfDeclaration(declarationOf(property.getNameNode()));
-      else if (property && Node.isMethodDeclaration(property)) target = property;
-      if (target && !targets.includes(target)) targets.push(target);
-    }
-  });
-  return targets;
-}
-
-/** The object literals of the array a `for (const entry of table)` loop variable walks, when `table` is a plain array literal. */
-function tableEntriesOf(entry: Node): Array<ObjectLiteralExpression> {
-  const decl = declarationOf(entry);
-  const list = decl?.getParent();
-  const loop = list?.getParent();
-  if (!decl || !Node.isVariableDeclaration(decl) || !list || !loop || !Node.isForOfStatement(loop) || loop.getInitializer() !== list) return [];
-  const table = unwrapExpression(loop.getExpression());
-  if (!table || !Node.isIdentifier(table)) return [];
-  const tableDecl = declarationOf(table);
-  const init = tableDecl && Node.isVariableDeclaration(tableDecl) ? unwrapExpression(tableDecl.getInitializer()) : undefined;
-  if (!init || !Node.isArrayLiteralExpression(init)) return [];
-  return init.getElements().map((e) => unwrapExpression(e)).filter((e): e is ObjectLiteralExpression => !!e && Node.isObjectLiteralExpression(e));
 }

@@ -10,6 +10,7 @@ import type { CallPathStep, Handler, Reach, Site } from '../model.js';
 import type { OtherRegistration } from '../find/handlers.js';
 import { isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
+import { dispatchedTools } from './dispatch.js';
 
 export { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 
@@ -28,19 +29,29 @@ export function computeReaches(input: ReachInput): Reach[] {
 }
 
 class CallGraph {
-  private readonly handlerByFn = new Map<Node, Handler>();
-  private readonly dispatchedBy = new Map<Node, Handler[]>();
+  private readonly handlerByFn = new Map<Node, Handler[]>();
   private readonly otherByFn = new Map<Node, OtherRegistration>();
   private callsByName?: Map<string, CallExpression[]>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
 
   constructor(private readonly input: ReachInput) {
-    for (const handler of input.handlers) {
-      this.handlerByFn.set(handler.fn, handler);
-      for (const target of handler.dispatchTargets ?? []) {
-        const list = this.dispatchedBy.get(target) ?? [];
-        list.push(handler);
-        this.dispatchedBy.set(target, list);
+    for (const handler of input.handlers) this.handlerByFn.set(handler.fn, [handler]);
+    // A function a handler looks up in a table of tools serves that handler's requests: it is a
+    // handler of its own, reached through the dispatching call.
+    for (const dispatcher of input.handlers) {
+      for (const tool of dispatchedTools(dispatcher.fn)) {
+        const existing = this.handlerByFn.get(tool.fn) ?? [];
+        if (existing.some((h) => !h.dispatch)) continue;
+        const handler: Handler = {
+          fn: tool.fn,
+          method: dispatcher.method,
+          registration: 'dispatched',
+          ...(tool.name !== undefined ? { name: tool.name } : {}),
+          registrationCall: dispatcher.registrationCall,
+          sourceFile: tool.fn.getSourceFile(),
+          dispatch: { dispatcher, call: tool.call },
+        };
+        this.handlerByFn.set(tool.fn, [...existing, handler]);
       }
     }
     for (const other of input.others) this.otherByFn.set(other.fn, other);
@@ -63,9 +74,9 @@ class CallGraph {
       out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code` });
       return;
     }
-    const handler = this.handlerByFn.get(fn);
-    if (handler) {
-      addHandler(out, handler, path);
+    const handlers = this.handlerByFn.get(fn);
+    if (handlers) {
+      for (const handler of handlers) addHandler(out, handler, path);
       return;
     }
     const other = this.otherByFn.get(fn);
@@ -83,8 +94,6 @@ class CallGraph {
     if (visited.has(fn)) return;
     visited.add(fn);
 
-    const dispatchers = this.dispatchedBy.get(fn) ?? [];
-
     // A callback handed to some other call (`items.map(async x => ...)`, `.then(cb)`): it runs in
     // the flow of that call.
     const { parent, child } = valueParent(fn);
@@ -100,14 +109,8 @@ class CallGraph {
     }
 
     const callers = this.callersOf(fn);
-    // Map dispatch (`tools[name](...)`) has no resolvable call: the dispatcher reaches the target directly.
-    for (const dispatcher of dispatchers) {
-      if (!callers.some((call) => dispatcher.fn.containsRange(call.getPos(), call.getEnd()))) addHandler(out, dispatcher, path);
-    }
     if (callers.length === 0) {
-      if (dispatchers.length === 0) {
-        out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: `${describeFunction(fn)} is not called from any tools/call, prompts/get or resources/read handler` });
-      }
+      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn) });
       return;
     }
     for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
@@ -197,4 +200,16 @@ export function functionName(fn: Node): string | undefined {
 function describeFunction(fn: Node): string {
   const name = functionName(fn);
   return name ? `function ${name}` : 'this function';
+}
+
+/** Why nothing reaches `fn`, naming the table it sits in when it is a table entry no dispatch was resolved through. */
+function unreachableDescription(fn: Node): string {
+  const { parent } = valueParent(fn);
+  const holder = parent && (Node.isPropertyAssignment(parent) ? parent.getParent() : Node.isArrayLiteralExpression(parent) ? parent : undefined);
+  const table = Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : holder;
+  if (table) {
+    const key = functionName(fn);
+    return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (line ${table.getStartLineNumber()}) is not looked up and called by any tools/call, prompts/get or resources/read handler`;
+  }
+  return `${describeFunction(fn)} is not called from any tools/call, prompts/get or resources/read handler`;
 }

@@ -9,6 +9,7 @@ import type { Handler } from '../model.js';
 import { Obstacle } from './points.js';
 import type { NameAllocator } from './emit.js';
 import type { TextEdit } from '../text-edits.js';
+import { unwrapExpression } from '../find/resolve.js';
 
 export interface ContextAccess {
   ctx: string;
@@ -31,10 +32,12 @@ function hasSchemaConfig(handler: Handler): boolean {
 }
 
 /** Index of the context parameter in the handler callback, by registration API. */
-function contextIndex(handler: Handler): number {
+export function contextIndex(handler: Handler): number {
   switch (handler.registration) {
     case 'setRequestHandler':
       return 1;
+    case 'dispatched':
+      return dispatchContext(handler).index;
     case 'registerResource':
     case 'resource': {
       const template = handler.registrationCall.getArguments().some((a) => Node.isNewExpression(a) && a.getExpression().getText() === RESOURCE_TEMPLATE_CLASS);
@@ -84,7 +87,8 @@ export function contextAccess(
     ctx = freeName(fn, 'ctx', names);
     const annotation = ts && !isInlineCallback(fn) ? ': ServerContext' : '';
     const missing: string[] = [];
-    for (let i = params.length; i < index; i++) missing.push(names.take(i === 0 ? '_args' : `_arg${i}`));
+    const padType = ts && handler.registration === 'dispatched' ? ': unknown' : '';
+    for (let i = params.length; i < index; i++) missing.push(`${names.take(i === 0 ? '_args' : `_arg${i}`)}${padType}`);
     missing.push(`${ctx}${annotation}`);
     const last = params[params.length - 1];
     if (last) {
@@ -97,7 +101,24 @@ export function contextAccess(
     }
   }
   let args = 'null';
-  if (needArgs) {
+  if (needArgs && handler.registration === 'dispatched') {
+    const seen: string[] = [];
+    for (const { index: at, whole } of dispatchedArguments(handler).names) {
+      const param = params[at];
+      if (!param) continue;
+      const nameNode = param.getNameNode();
+      let name: string;
+      if (Node.isIdentifier(nameNode)) name = nameNode.getText();
+      else {
+        name = names.take('args');
+        const annotation = param.getTypeNode() ? `: ${param.getTypeNode()!.getText()}` : '';
+        edits.push({ start: param.getStart(), end: param.getEnd(), text: `${name}${annotation}` });
+        bodyPrefix.push(`const ${nameNode.getText()} = ${name};`);
+      }
+      seen.push(whole ? `${name}.params` : name);
+    }
+    args = seen.length === 0 ? 'null' : seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
+  } else if (needArgs) {
     const first = params[0];
     const argIndexUsed = handler.registration === 'setRequestHandler' || handler.registration === 'registerResource' || handler.registration === 'resource' || index >= 1;
     if (first && argIndexUsed && index !== 0) {
@@ -125,3 +146,57 @@ export function freeName(fn: Node, base: string, names: NameAllocator): string {
   const used = fn.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === base);
   return used ? names.take(base) : base;
 }
+
+/** How the dispatching call hands the context to the tool function. */
+export interface DispatchContext {
+  /** Parameter index the tool function receives the context at. */
+  index: number;
+  /** The tool function already receives the dispatcher's context there (`(a, extra) => t.run(a, extra)`). */
+  passed: boolean;
+}
+
+function paramsOf(fn: Node): ParameterDeclaration[] {
+  return (fn as Node & { getParameters?: () => ParameterDeclaration[] }).getParameters?.() ?? [];
+}
+
+/** The dispatcher's context parameter name when it declares one as an identifier. */
+function dispatcherContextName(dispatcher: Handler): string | undefined {
+  const candidate = paramsOf(dispatcher.fn)[contextIndex(dispatcher)];
+  return candidate && Node.isIdentifier(candidate.getNameNode()) ? candidate.getName() : undefined;
+}
+
+export function dispatchContext(handler: Handler): DispatchContext {
+  const { dispatcher, call } = handler.dispatch!;
+  const args = call.getArguments();
+  const ctxName = dispatcherContextName(dispatcher);
+  const passedAt = ctxName ? args.findIndex((a) => unwrapExpression(a)?.getText() === ctxName) : -1;
+  if (passedAt >= 0) return { index: passedAt, passed: true };
+  const params = paramsOf(handler.fn);
+  if (params.length > args.length) {
+    throw new Obstacle(`the tool function takes ${params.length} parameters but the dispatching call at line ${call.getStartLineNumber()} passes ${args.length}; the context parameter has no free position`);
+  }
+  return { index: args.length, passed: false };
+}
+
+/**
+ * The request's arguments as the tool function sees them (for the requestState digest): the
+ * parameters whose dispatch argument comes from the request. `null` when none does: the function
+ * then cannot see the arguments, so state minted for other arguments behaves the same.
+ */
+export function dispatchedArguments(handler: Handler): { names: Array<{ index: number; whole: boolean }> } {
+  const { dispatcher, call } = handler.dispatch!;
+  const first = paramsOf(dispatcher.fn)[0];
+  const source = first && Node.isIdentifier(first.getNameNode()) ? first.getName() : undefined;
+  const bound = first && !Node.isIdentifier(first.getNameNode()) ? first.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()) : [];
+  const names: Array<{ index: number; whole: boolean }> = [];
+  call.getArguments().forEach((arg, index) => {
+    const expr = unwrapExpression(arg);
+    if (!expr) return;
+    const ids = [expr, ...expr.getDescendantsOfKind(SyntaxKind.Identifier)].filter((n) => Node.isIdentifier(n)).map((n) => n.getText());
+    // the whole request of a low-level handler: its params are the arguments
+    if (source && dispatcher.registration === 'setRequestHandler' && expr.getText() === source) names.push({ index, whole: true });
+    else if ((source && ids.includes(source)) || ids.some((id) => bound.includes(id))) names.push({ index, whole: false });
+  });
+  return { names };
+}
+

@@ -14,7 +14,7 @@
  */
 import { Node, type CallExpression, type NewExpression, type Project, type SourceFile } from 'ts-morph';
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
-import type { CallPathStep, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
+import type { CallPathStep, CallerDecision, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { planHandler, type HandlerWork } from './analyse.js';
 import { NameAllocator, UnsupportedShape } from './emit.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
@@ -35,6 +35,7 @@ import {
 } from './state-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
+import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
 
 interface Entry {
   site: Site;
@@ -53,13 +54,13 @@ export function rewriteHandlers(project: Project, reaches: Reach[], options: Rew
   let toOriginal = new Map<Site, Site>(reaches.map((r) => [r.site, r.site]));
   for (let attempt = 0; attempt < 8; attempt++) {
     const pass = inlineHelpers(project, current, blocked, options.typeChecked, helperFormObstacle);
-    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried);
+    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried, new Set());
     const plan = converge(project, pass.reaches, options);
     const failedHolders = [...pass.holders].filter(([fn]) => plan.failed.has(fn));
     if (failedHolders.length === 0) {
       const inlinedFrom = new Map<Site, string>();
       for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper.name);
-      return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried);
+      return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried, pass.copies);
     }
     for (const [fn, helper] of failedHolders) {
       blocked.add(helper.id);
@@ -92,20 +93,40 @@ function compose(step: Map<Site, Site>, rest: Map<Site, Site>): Map<Site, Site> 
   return out;
 }
 
-/** Decisions for the sites the run found (an inlined helper's site: flagged if any of its copies is). */
-function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>): RewriteOutcome {
+/**
+ * Decisions for the sites the run found (an inlined helper's site: flagged if any of its copies is,
+ * or if the helper stays for a caller outside handlers), with the callers of every copy.
+ */
+function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>, copies: Set<Site>): RewriteOutcome {
   const byOriginal = new Map<Site, SiteDecision>();
+  const callers = new Map<Site, CallerDecision[]>();
   for (const d of outcome.decisions) {
     const orig = toOriginal.get(d.site);
     if (!orig) continue;
+    const helper = inlinedFrom.get(orig);
+    const copied = helper !== undefined && copies.has(d.site);
+    const list = callers.get(orig) ?? [];
+    for (const c of d.callers ?? []) {
+      const entry = copied && c.reason ? { ...c, reason: `helper \`${helper}\` inlined into this handler: ${c.reason.replace(/ \(line \d+\)/g, '')}` } : c;
+      if (!list.some((x) => x.caller === entry.caller && x.status === entry.status)) list.push(entry);
+    }
+    callers.set(orig, list);
     const existing = byOriginal.get(orig);
     if (existing?.status === 'flagged') continue;
     if (existing && d.status === 'migrated') continue;
-    const helper = inlinedFrom.get(orig);
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
-    const reason = helper ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    const reason = copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
     byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
+  }
+  for (const [orig, decision] of byOriginal) {
+    const list = callers.get(orig) ?? [];
+    if (list.length > 0) decision.callers = list;
+    // A helper kept for a caller outside handlers: the handlers that call it have their own migrated copies.
+    const migrated = list.filter((c) => c.status === 'migrated');
+    if (decision.status === 'flagged' && migrated.length > 0 && inlinedFrom.has(orig)) {
+      decision.reason = `${decision.reason}; migrated for ${migrated.map((c) => c.caller).join(', ')}, which now ${migrated.length === 1 ? 'has its' : 'have their'} own copy of \`${inlinedFrom.get(orig)}\``;
+    }
   }
   return { decisions: [...byOriginal.values()], createdFiles: outcome.createdFiles };
 }
@@ -155,6 +176,22 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       if (context && !failed.has(handler.fn)) {
         failed.set(handler.fn, `the request at line ${reach.site.line} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`);
       }
+    }
+  }
+
+  // Tools run through a table lookup: the dispatching code must pass the context and return the result as it is.
+  const dispatched = [...byHandler.values()].map((v) => v.handler).filter((h) => h.dispatch);
+  for (const handler of dispatched) {
+    if (failed.has(handler.fn)) continue;
+    const dispatcher = handler.dispatch!.dispatcher;
+    try {
+      const reason =
+        dispatchObstacle(handler, dispatched) ??
+        strayReference(handler) ??
+        (byHandler.has(dispatcher.fn) ? `the handler that looks it up (line ${dispatcher.registrationCall.getStartLineNumber()}) makes requests of its own; a dispatcher and its tool functions are not rewritten together` : undefined);
+      if (reason) failed.set(handler.fn, reason);
+    } catch (error) {
+      failed.set(handler.fn, reasonOf(error));
     }
   }
 
@@ -222,7 +259,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       assignKeys(work, helpers);
       fw.edits.push(...emitHandler(work, fw, helpers, options));
       if (work.form === 'phases' || work.form === 'loop') {
-        const servers = serverConstructionsFor(work.handler, project);
+        const servers = serverConstructionsFor(work.handler.dispatch?.dispatcher ?? work.handler, project);
         if (servers.length === 0) throw new Obstacle('no McpServer/Server construction found to wire requestState verification into');
         for (const s of servers) constructions.add(s);
       }
@@ -233,6 +270,19 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));
+    }
+  }
+  const byDispatcher = new Map<Handler, Handler[]>();
+  for (const [fn, work] of works) {
+    const dispatch = work.handler.dispatch;
+    if (!dispatch || newFailures.has(fn)) continue;
+    byDispatcher.set(dispatch.dispatcher, [...(byDispatcher.get(dispatch.dispatcher) ?? []), work.handler]);
+  }
+  for (const [dispatcher, tools] of byDispatcher) {
+    try {
+      dispatcherEdits(dispatcher, tools, (node) => fileWork(node.getSourceFile()));
+    } catch (error) {
+      for (const tool of tools) newFailures.set(tool.fn, reasonOf(error));
     }
   }
   for (const helper of helpers.values()) {
@@ -246,6 +296,18 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   for (const [fn, reason] of failed) {
     if (excluded.has(fn) && excluded.get(fn) !== reason && !byHandler.has(fn)) continue;
     for (const entry of byHandler.get(fn)?.entries ?? []) flag(entry.site, reason);
+  }
+  for (const reach of reaches) {
+    const decision = decisions.get(reach.site.id);
+    if (!decision) continue;
+    const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => ({ caller: c.description, status: 'flagged', reason: `${c.context} code has no MRTR form` }));
+    for (const { handler } of reach.handlers) {
+      const reason = failed.get(handler.fn) ?? newFailures.get(handler.fn);
+      const caller = callerName(handler);
+      if (list.some((c) => c.caller === caller)) continue;
+      list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
+    }
+    decision.callers = list;
   }
   const aliases = new Map<SourceFile, Set<string>>();
   for (const d of decisions.values()) {
@@ -294,6 +356,13 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     }
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
+}
+
+/** How a report names the handler a site is reached from (by name: a line could name text an inlining moved). */
+function callerName(handler: Handler): string {
+  const how = handler.dispatch ? ', run through a table lookup' : '';
+  if (handler.name !== undefined) return `${handler.method} handler \`${handler.name}\`${how ? ` (${how.slice(2)})` : ''}`;
+  return `${handler.method} handler (line ${(handler.dispatch?.call ?? handler.registrationCall).getStartLineNumber()}${how})`;
 }
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */

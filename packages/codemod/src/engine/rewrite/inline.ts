@@ -39,6 +39,8 @@ export interface InlinePass {
   inlined: InlinedHelper[];
   /** Sites (of the reaches given) inside an inlined helper, with the helper. */
   helperOf: Map<Site, InlinedHelper>;
+  /** New sites that are inlined copies (not the original text, which a kept helper still holds). */
+  copies: Set<Site>;
   /** Puts the original text back; returns the reaches found again over it, mapped to the original sites. */
   restore(): { reaches: Reach[]; original: Map<Site, Site> };
 }
@@ -60,6 +62,8 @@ interface Candidate {
   sites: Site[];
   /** A concise arrow (`(m) => server.createMessage(...)`) whose calls are `Promise.all` elements: each call is replaced by the request itself. */
   concise?: boolean;
+  /** The helper stays declared: callers outside handlers (timers, hooks) still run it. */
+  keep?: boolean;
 }
 
 /**
@@ -92,7 +96,7 @@ export function inlineHelpers(
         edits.push({ start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site), candidate: c, handlerFnStart: site.handlerFn.getStart() });
       }
       // The declaration goes with its leading comments and blank lines; the blank line after it stays.
-      edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
+      if (!c.keep) edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
     }
     edits.sort((a, b) => a.start - b.start);
     let out = '';
@@ -131,10 +135,12 @@ export function inlineHelpers(
   const original = new Map<Site, Site>();
   const holders = new Map<Node, InlinedHelper>();
   const copyCounts = new Map<object, number>();
+  const copySites = new Set<Site>();
   for (const site of found.sites) {
     const start = site.node.getStart();
     const copy = copies.get(site.sourceFile)?.find((r) => r.start <= start && start < r.end);
     if (copy) {
+      copySites.add(site);
       const index = copyCounts.get(copy) ?? 0;
       copyCounts.set(copy, index + 1);
       const orig = copy.candidate.sites[index];
@@ -159,6 +165,7 @@ export function inlineHelpers(
     holders,
     inlined: candidates.map((c) => c.helper),
     helperOf: new Map(candidates.flatMap((c) => c.sites.map((site): [Site, InlinedHelper] => [site, c.helper]))),
+    copies: copySites,
     restore() {
       for (const [file, text] of originalText) file.replaceWithText(text);
       const again = refind(project, typeChecked);
@@ -206,44 +213,51 @@ function refind(project: Project, typeChecked: boolean): { sites: Site[]; handle
 }
 
 function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (fn: Node, sites: Site[]) => string | undefined): Candidate[] {
-  const byHelper = new Map<Node, { sites: Site[]; steps: Array<{ call: CallExpression; handler: Handler }> }>();
+  const byHelper = new Map<Node, { sites: Site[]; steps: Array<{ call: CallExpression; handler: Handler }>; mixed: boolean }>();
   for (const r of reaches) {
-    if (r.nonHandlerContexts.length > 0) continue;
+    // A helper also run from a non-handler context (a timer, a hook) keeps its declaration for that
+    // caller; the handlers that call it get their own copy, which migrates.
+    const mixed = r.nonHandlerContexts.length > 0;
+    if (mixed && r.handlers.length === 0) continue;
     for (const { handler, path } of r.handlers) {
       if (path.length !== 1) continue;
       const step = path[0]!;
-      const slot = byHelper.get(step.callee) ?? { sites: [], steps: [] };
+      const slot = byHelper.get(step.callee) ?? { sites: [], steps: [], mixed: false };
       if (!slot.sites.includes(r.site)) slot.sites.push(r.site);
       if (!slot.steps.some((s) => s.call === step.call)) slot.steps.push({ call: step.call, handler });
+      slot.mixed ||= mixed;
       byHelper.set(step.callee, slot);
     }
   }
   const out: Candidate[] = [];
-  for (const [fnNode, { sites, steps }] of byHelper) {
+  for (const [fnNode, { sites, steps, mixed }] of byHelper) {
     const id = `${fnNode.getSourceFile().getFilePath()}:${fnNode.getStart()}`;
     if (blocked.has(id)) continue;
-    // Every site of the helper must come through it from handlers only.
-    if (reaches.some((r) => sites.includes(r.site) && (r.nonHandlerContexts.length > 0 || r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode)))) continue;
-    const concise = conciseCandidateFor(fnNode, id, sites, steps);
-    if (concise) {
-      out.push(concise);
-      continue;
+    // Every handler that reaches a site of the helper must come through it; non-handler contexts only in the kept form.
+    if (reaches.some((r) => sites.includes(r.site) && ((!mixed && r.nonHandlerContexts.length > 0) || r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode)))) continue;
+    if (!mixed) {
+      const concise = conciseCandidateFor(fnNode, id, sites, steps);
+      if (concise) {
+        out.push(concise);
+        continue;
+      }
+      if (!needsInlining(fnNode, sites)) continue;
     }
-    if (!needsInlining(fnNode, sites)) continue;
-    const candidate = candidateFor(fnNode, id, sites, steps);
+    const candidate = candidateFor(fnNode, id, sites, steps, mixed);
     if (candidate) out.push(candidate);
   }
   return out;
 }
 
-function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ call: CallExpression; handler: Handler }>): Candidate | undefined {
+/** `keep`: the helper stays declared for callers outside handlers (only the handlers' calls are inlined). */
+function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ call: CallExpression; handler: Handler }>, keep = false): Candidate | undefined {
   let fn: FunctionWithBody;
   try {
     fn = functionWithBody(fnNode, 'helper').fn;
   } catch {
     return undefined;
   }
-  const declaration = moduleDeclarationOf(fnNode);
+  const declaration = moduleDeclarationOf(fnNode, keep);
   if (!declaration) return undefined;
   if ((fn as unknown as { isAsync?: () => boolean }).isAsync?.() !== true) return undefined;
   const body = fn.getBody() as Node & { getStatements(): Statement[] };
@@ -277,7 +291,7 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
   }
   if (earlyReturns && calls.some((c) => c.binding.kind !== 'return')) return undefined;
   const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
-  if (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
+  if (!keep && (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r)))) return undefined;
   // Name clashes between the helper's locals/parameters and the calling handler.
   const locals = new Set<string>([...params.map((p) => p.getName()), ...body.getDescendantsOfKind(SyntaxKind.VariableDeclaration).flatMap((d) => d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()).concat(Node.isIdentifier(d.getNameNode()) ? [d.getName()] : []))]);
   const free = new Set(body.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => !locals.has(i.getText()) && !isPropertyName(i)).map((i) => i.getText()));
@@ -298,7 +312,7 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
     for (const name of free) if (handlerDeclared.has(name)) return undefined;
     if (c.binding.kind === 'declare' && locals.has(c.binding.name)) return undefined;
   }
-  return { helper: { id, name }, fn, declaration, calls, sites: [...sites].sort((a, b) => a.node.getStart() - b.node.getStart()) };
+  return { helper: { id, name }, fn, declaration, calls, sites: [...sites].sort((a, b) => a.node.getStart() - b.node.getStart()), ...(keep ? { keep } : {}) };
 }
 
 function isReassigned(body: Node, name: string): boolean {
@@ -317,12 +331,13 @@ function enclosingFunctionOf(node: Node): Node | undefined {
   return node.getFirstAncestor((a) => Node.isFunctionDeclaration(a) || Node.isFunctionExpression(a) || Node.isArrowFunction(a) || Node.isMethodDeclaration(a));
 }
 
-function moduleDeclarationOf(fn: Node): Statement | undefined {
-  if (Node.isFunctionDeclaration(fn)) return Node.isSourceFile(fn.getParent()) && !fn.isExported() && !fn.isDefaultExport() ? fn : undefined;
+/** `exportedToo`: an exported helper is fine when its declaration stays. */
+function moduleDeclarationOf(fn: Node, exportedToo = false): Statement | undefined {
+  if (Node.isFunctionDeclaration(fn)) return Node.isSourceFile(fn.getParent()) && (exportedToo || (!fn.isExported() && !fn.isDefaultExport())) ? fn : undefined;
   const decl = fn.getParent();
   if (!decl || !Node.isVariableDeclaration(decl) || decl.getInitializer() !== fn) return undefined;
   const statement = decl.getVariableStatement();
-  if (!statement || !Node.isSourceFile(statement.getParent()) || statement.isExported() || statement.getDeclarations().length !== 1) return undefined;
+  if (!statement || !Node.isSourceFile(statement.getParent()) || (!exportedToo && statement.isExported()) || statement.getDeclarations().length !== 1) return undefined;
   return statement;
 }
 
@@ -369,7 +384,11 @@ function inlinedText(c: Candidate, site: CallSite): string {
   const statements = body.getStatements();
   const bodyIndent = statements[0] ? indentOf(statements[0]) : '';
   const reindent = (text: string): string => text.split('\n').map((l, i) => (i === 0 ? l : l.startsWith(bodyIndent) ? indent + l.slice(bodyIndent.length) : l)).join('\n');
-  const lines: string[] = [`// Inlined from helper \`${c.helper.name}\`: its requests are this handler's rounds now.`];
+  const lines: string[] = [
+    c.keep
+      ? `// Inlined from helper \`${c.helper.name}\` (kept for its callers outside request handlers): its requests are this handler's rounds now.`
+      : `// Inlined from helper \`${c.helper.name}\`: its requests are this handler's rounds now.`,
+  ];
   const args = site.call.getArguments();
   c.fn.getParameters().forEach((p, i) => {
     const arg = args[i]!.getText();

@@ -1,0 +1,412 @@
+/**
+ * Tools dispatched through a table: the functions a tools/call (prompts/get, resources/read) handler
+ * runs by looking them up rather than by name.
+ *
+ *   handlers[request.params.name](args, server)              object map indexed by the tool name
+ *   const fn = handlers[name]; ...; return fn(args)          the looked-up function in a variable
+ *   const tool = TOOLS.find((t) => t.name === name); tool.handler(args)
+ *   for (const tool of tools) server.registerTool(tool.name, cfg, (a) => tool.handler(a))
+ *   tools.forEach((tool) => server.registerTool(tool.name, cfg, (a) => tool.run(a)))
+ *   tool.execute(args) on `new DropTool(...)` entries, or on a base-class-typed value
+ *
+ * Every function the lookup can yield is a target (every member of a table indexed by the tool
+ * name). Entries are read from literal tables (array / object literals, spreads and identifiers
+ * of them, `new C(...)` instances); when the entries cannot be listed but the called member is a
+ * method of a project class, the type checker's view of it is used: the method and every override
+ * in the project's subclasses.
+ */
+import { Node, SyntaxKind, type CallExpression, type ClassDeclaration, type ObjectLiteralExpression } from 'ts-morph';
+import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, unwrapExpression, type FunctionLike } from '../find/resolve.js';
+
+export interface DispatchedTool {
+  /** The function the lookup yields (an arrow in a table, a method of an entry's class, ...). */
+  fn: FunctionLike;
+  /** The call in the dispatching handler that runs it. */
+  call: CallExpression;
+  /** The tool name when the table spells it (object key, the entry's literal `name`). */
+  name?: string;
+}
+
+/** What a table holds: its values, each with the name the table gives it. */
+interface Entry {
+  value: Node;
+  name?: string;
+}
+
+const MAX_DEPTH = 6;
+
+/** Functions `handlerFn` runs through a table lookup, with the dispatching call. */
+export function dispatchedTools(handlerFn: Node): DispatchedTool[] {
+  const out: DispatchedTool[] = [];
+  handlerFn.forEachDescendant((node, traversal) => {
+    if (node !== handlerFn && isFunctionNode(node)) {
+      traversal.skip();
+      return;
+    }
+    if (!Node.isCallExpression(node)) return;
+    for (const target of targetsOfCall(node, handlerFn)) {
+      if (!out.some((t) => t.fn === target.fn && t.call === node)) out.push({ ...target, call: node });
+    }
+  });
+  return out;
+}
+
+function targetsOfCall(call: CallExpression, handlerFn: Node): Array<{ fn: FunctionLike; name?: string }> {
+  const callee = unwrapExpression(call.getExpression());
+  if (!callee) return [];
+  // `table[key](...)`
+  if (Node.isElementAccessExpression(callee)) return functionsOf(tableEntries(callee.getExpression(), 0));
+  // `map.get(key)(...)`
+  if (Node.isCallExpression(callee)) {
+    const getter = unwrapExpression(callee.getExpression());
+    return getter && Node.isPropertyAccessExpression(getter) && getter.getName() === 'get' ? functionsOf(tableEntries(getter.getExpression(), 0)) : [];
+  }
+  // `fn(...)` where `const fn = table[key]` (or `table.get(key)` on a literal map)
+  if (Node.isIdentifier(callee)) {
+    const lookedUp = lookupSource(callee);
+    return lookedUp ? functionsOf(lookedUp) : [];
+  }
+  if (!Node.isPropertyAccessExpression(callee)) return [];
+  const member = callee.getName();
+  const receiver = unwrapExpression(callee.getExpression());
+  if (!receiver) return [];
+  // `tool.handler(...)` where `tool` is a loop variable, a `.find` result or a `table[key]` value
+  let entries: Entry[] | undefined;
+  if (Node.isIdentifier(receiver)) entries = entriesOfElementVariable(receiver, handlerFn);
+  else if (Node.isElementAccessExpression(receiver)) entries = tableEntries(receiver.getExpression(), 0);
+  else if (Node.isCallExpression(receiver) && isFindCall(receiver)) entries = tableEntries(findTable(receiver)!, 0);
+  if (entries && entries.length > 0) return membersOf(entries, member, callee);
+  if (!entries || entries.length === 0) {
+    // Entries not listed: a method of a project class reached through a base-typed value.
+    if (Node.isIdentifier(receiver) && isTableElement(receiver, handlerFn)) return overridesOf(callee);
+  }
+  return [];
+}
+
+/** The functions among table entries (a map of functions). */
+function functionsOf(entries: Entry[]): Array<{ fn: FunctionLike; name?: string }> {
+  const out: Array<{ fn: FunctionLike; name?: string }> = [];
+  for (const entry of entries) {
+    const fn = functionOfValue(entry.value);
+    if (fn && !out.some((o) => o.fn === fn)) out.push({ fn, ...(entry.name !== undefined ? { name: entry.name } : {}) });
+  }
+  return out;
+}
+
+/** The `member` of each entry object (a table of `{ name, handler }` or of tool instances). */
+function membersOf(entries: Entry[], member: string, callee: Node): Array<{ fn: FunctionLike; name?: string }> {
+  const out: Array<{ fn: FunctionLike; name?: string }> = [];
+  let unlisted = false;
+  for (const entry of entries) {
+    const value = resolveValue(entry.value, 0);
+    let fn: FunctionLike | undefined;
+    let name = entry.name;
+    if (value && Node.isObjectLiteralExpression(value)) {
+      fn = propertyFunction(value, member);
+      name ??= literalProperty(value, 'name');
+    } else if (value && Node.isNewExpression(value)) {
+      const cls = classOf(value.getExpression());
+      if (cls) {
+        fn = methodOf(cls, member);
+        name ??= classNameProperty(cls);
+      }
+    }
+    if (fn && !out.some((o) => o.fn === fn)) out.push({ fn, ...(name !== undefined ? { name } : {}) });
+    if (!value || !(Node.isObjectLiteralExpression(value) || Node.isNewExpression(value))) unlisted = true;
+  }
+  // an entry that is not a literal (a parameter, a factory's result): the type checker's view of the member
+  if (unlisted) for (const o of overridesOf(callee)) if (!out.some((x) => x.fn === o.fn)) out.push(o);
+  return out;
+}
+
+/** Values a table expression holds: array elements, object property values, and what is added to it later. */
+function tableEntries(table: Node, depth: number): Entry[] {
+  if (depth > MAX_DEPTH) return [];
+  const value = resolveValue(table, depth);
+  if (!value) return [];
+  return [...literalEntries(value, depth), ...addedEntries(table, depth)];
+}
+
+function literalEntries(value: Node, depth: number): Entry[] {
+  if (Node.isArrayLiteralExpression(value)) {
+    const out: Entry[] = [];
+    for (const element of value.getElements()) {
+      if (Node.isSpreadElement(element)) out.push(...tableEntries(element.getExpression(), depth + 1));
+      else out.push({ value: element });
+    }
+    return out;
+  }
+  if (Node.isObjectLiteralExpression(value)) {
+    const out: Entry[] = [];
+    for (const property of value.getProperties()) {
+      if (Node.isSpreadAssignment(property)) out.push(...tableEntries(property.getExpression(), depth + 1));
+      else if (Node.isPropertyAssignment(property)) out.push({ value: property.getInitializer()!, name: nameText(property.getNameNode()) });
+      else if (Node.isShorthandPropertyAssignment(property)) out.push({ value: property, name: property.getName() });
+      else if (Node.isMethodDeclaration(property)) out.push({ value: property, name: nameText(property.getNameNode()) });
+    }
+    return out;
+  }
+  // `new Map([['a', fnA], ...])`
+  if (Node.isNewExpression(value) && value.getExpression().getText() === 'Map') {
+    const list = unwrapExpression(value.getArguments()[0]);
+    if (!list || !Node.isArrayLiteralExpression(list)) return [];
+    const out: Entry[] = [];
+    for (const pair of list.getElements()) {
+      if (!Node.isArrayLiteralExpression(pair) || pair.getElements().length !== 2) return [];
+      const [key, entry] = pair.getElements();
+      out.push({ value: entry!, name: nameText(unwrapExpression(key)) });
+    }
+    return out;
+  }
+  return [];
+}
+
+/**
+ * Entries added to a table variable after its declaration: `Object.assign(registry, { a: fn })`,
+ * `registry[name] = fn` / `registry.a = fn`, `tools.push(entry)`, `map.set(name, fn)`.
+ */
+function addedEntries(table: Node, depth: number): Entry[] {
+  const id = unwrapExpression(table);
+  if (!id || !Node.isIdentifier(id)) return [];
+  const decl = declarationOf(id);
+  if (!decl || !Node.isVariableDeclaration(decl) || isInNodeModules(decl)) return [];
+  const nameNode = decl.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return [];
+  let refs: Node[];
+  try {
+    refs = nameNode.findReferencesAsNodes();
+  } catch {
+    return [];
+  }
+  const out: Entry[] = [];
+  for (const ref of refs) {
+    if (ref === nameNode) continue;
+    const parent = ref.getParent();
+    if (!parent) continue;
+    // Object.assign(registry, { ... }, ...)
+    if (Node.isCallExpression(parent) && parent.getArguments()[0] === ref && parent.getExpression().getText() === 'Object.assign') {
+      for (const source of parent.getArguments().slice(1)) out.push(...literalEntries(unwrapExpression(source) ?? source, depth + 1));
+      continue;
+    }
+    // registry[name] = fn, registry.name = fn
+    if ((Node.isElementAccessExpression(parent) || Node.isPropertyAccessExpression(parent)) && parent.getExpression() === ref) {
+      const assignment = parent.getParent();
+      if (assignment && Node.isBinaryExpression(assignment) && assignment.getLeft() === parent && assignment.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+        const key = Node.isPropertyAccessExpression(parent) ? parent.getName() : nameText(unwrapExpression(parent.getArgumentExpression()));
+        out.push({ value: assignment.getRight(), ...(key !== undefined ? { name: key } : {}) });
+        continue;
+      }
+      // tools.push(a, b), map.set(name, fn)
+      const call = parent.getParent();
+      if (Node.isPropertyAccessExpression(parent) && call && Node.isCallExpression(call) && call.getExpression() === parent) {
+        if (parent.getName() === 'push') for (const arg of call.getArguments()) out.push({ value: arg });
+        if (parent.getName() === 'set' && call.getArguments().length === 2) {
+          const key = nameText(unwrapExpression(call.getArguments()[0]));
+          out.push({ value: call.getArguments()[1]!, ...(key !== undefined ? { name: key } : {}) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Follows identifiers (`const x = ...`, imports) and `this.x` properties to the expression they are initialised with. */
+function resolveValue(node: Node, depth: number): Node | undefined {
+  let current = unwrapExpression(node);
+  for (let i = 0; current && i < MAX_DEPTH - depth; i++) {
+    let target: Node | undefined;
+    if (Node.isShorthandPropertyAssignment(current)) {
+      const decl = shorthandValueDeclaration(current);
+      if (!decl || isInNodeModules(decl) || !Node.isVariableDeclaration(decl)) return decl;
+      current = unwrapExpression(decl.getInitializer());
+      continue;
+    }
+    if (Node.isIdentifier(current)) target = current;
+    else if (Node.isPropertyAccessExpression(current) && current.getExpression().getKind() === SyntaxKind.ThisKeyword) target = current.getNameNode();
+    else return current;
+    const decl = declarationOf(target);
+    if (!decl || isInNodeModules(decl)) return undefined;
+    if (Node.isVariableDeclaration(decl) || Node.isPropertyDeclaration(decl) || Node.isPropertyAssignment(decl)) {
+      const init = decl.getInitializer();
+      if (!init) return undefined;
+      current = unwrapExpression(init);
+    } else return decl;
+  }
+  return current;
+}
+
+function functionOfValue(value: Node): FunctionLike | undefined {
+  const node = unwrapExpression(value);
+  if (!node) return undefined;
+  if (isFunctionNode(node)) return node;
+  // `{ wipe }`: the variable or function the shorthand names
+  if (Node.isShorthandPropertyAssignment(node)) {
+    const decl = shorthandValueDeclaration(node);
+    return decl && !isInNodeModules(decl) ? functionOfDeclaration(decl) : undefined;
+  }
+  if (Node.isIdentifier(node)) {
+    const decl = declarationOf(node);
+    return decl && !isInNodeModules(decl) ? functionOfDeclaration(decl) : undefined;
+  }
+  if (Node.isCallExpression(node)) {
+    // `fn.bind(thisArg)`
+    const callee = unwrapExpression(node.getExpression());
+    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return functionOfValue(callee.getExpression());
+  }
+  return undefined;
+}
+
+function shorthandValueDeclaration(property: Node & { getValueSymbol(): { getDeclarations(): Node[] } | undefined; getNameNode(): Node }): Node | undefined {
+  let declarations: Node[] = [];
+  try {
+    declarations = property.getValueSymbol()?.getDeclarations() ?? [];
+  } catch {
+    declarations = [];
+  }
+  const first = declarations[0];
+  // an imported name: follow the import to the declaration
+  if (first && (Node.isImportSpecifier(first) || Node.isImportClause(first))) return declarationOf(property.getNameNode()) ?? first;
+  return first;
+}
+
+function propertyFunction(object: ObjectLiteralExpression, member: string): FunctionLike | undefined {
+  const property = object.getProperty(member);
+  if (!property) return undefined;
+  if (Node.isPropertyAssignment(property)) return functionOfValue(property.getInitializer()!);
+  if (Node.isShorthandPropertyAssignment(property)) return functionOfValue(property);
+  if (Node.isMethodDeclaration(property)) return property;
+  return undefined;
+}
+
+function literalProperty(object: ObjectLiteralExpression, member: string): string | undefined {
+  const property = object.getProperty(member);
+  return property && Node.isPropertyAssignment(property) ? nameText(unwrapExpression(property.getInitializer())) : undefined;
+}
+
+function classOf(expression: Node): ClassDeclaration | undefined {
+  const decl = Node.isIdentifier(expression) ? declarationOf(expression) : undefined;
+  return decl && Node.isClassDeclaration(decl) && !isInNodeModules(decl) ? decl : undefined;
+}
+
+/** The method `member` as an instance of `cls` has it: its own, else the nearest base class's (with a body). */
+function methodOf(cls: ClassDeclaration, member: string): FunctionLike | undefined {
+  for (let c: ClassDeclaration | undefined = cls, i = 0; c && i < MAX_DEPTH; c = c.getBaseClass(), i++) {
+    if (isInNodeModules(c)) return undefined;
+    const method = c.getInstanceMethod(member);
+    if (method && method.getBody()) return method;
+    const property = c.getInstanceProperty(member);
+    if (property && Node.isPropertyDeclaration(property)) {
+      const fn = functionOfDeclaration(property);
+      if (fn) return fn;
+    }
+  }
+  return undefined;
+}
+
+/** `name = 'drop_table'` / `readonly name = '...'` on the class (or a base). */
+function classNameProperty(cls: ClassDeclaration): string | undefined {
+  for (let c: ClassDeclaration | undefined = cls, i = 0; c && i < MAX_DEPTH; c = c.getBaseClass(), i++) {
+    const property = c.getInstanceProperty('name');
+    if (property && Node.isPropertyDeclaration(property)) return nameText(unwrapExpression(property.getInitializer()));
+  }
+  return undefined;
+}
+
+function isFindCall(call: CallExpression): boolean {
+  const callee = unwrapExpression(call.getExpression());
+  return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'find';
+}
+
+function findTable(call: CallExpression): Node | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  return callee && Node.isPropertyAccessExpression(callee) ? callee.getExpression() : undefined;
+}
+
+/** `const fn = table[key]`, `const fn = map.get(key)`: the table's entries. */
+function lookupSource(id: Node): Entry[] | undefined {
+  const decl = declarationOf(id);
+  if (!decl || !Node.isVariableDeclaration(decl)) return undefined;
+  const init = unwrapExpression(decl.getInitializer());
+  if (!init) return undefined;
+  if (Node.isElementAccessExpression(init)) return tableEntries(init.getExpression(), 0);
+  if (Node.isCallExpression(init)) {
+    const callee = unwrapExpression(init.getExpression());
+    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'get') return tableEntries(callee.getExpression(), 0);
+  }
+  return undefined;
+}
+
+/** The table whose elements the identifier holds: `for (const x of T)`, `T.forEach((x) => ...)`, `const x = T.find(...)`, `const x = T[key]`. */
+function elementTable(id: Node, handlerFn: Node): { table: Node; keyed: boolean } | undefined {
+  const decl = declarationOf(id);
+  if (!decl) return undefined;
+  if (Node.isVariableDeclaration(decl)) {
+    const list = decl.getParent();
+    const loop = list?.getParent();
+    // a loop around the registration (a loop inside the handler iterates, it does not dispatch)
+    if (list && loop && Node.isForOfStatement(loop) && loop.getInitializer() === list) {
+      return loop.getStatement().containsRange(handlerFn.getPos(), handlerFn.getEnd()) ? { table: loop.getExpression(), keyed: false } : undefined;
+    }
+    const init = unwrapExpression(decl.getInitializer());
+    if (init && Node.isCallExpression(init) && isFindCall(init)) return { table: findTable(init)!, keyed: false };
+    if (init && Node.isElementAccessExpression(init)) return { table: init.getExpression(), keyed: true };
+    if (init && Node.isCallExpression(init)) {
+      const callee = unwrapExpression(init.getExpression());
+      if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'get') return { table: callee.getExpression(), keyed: true };
+    }
+    return undefined;
+  }
+  // `tools.forEach((tool) => server.registerTool(...))`: the parameter of an iteration callback around the handler
+  if (Node.isParameterDeclaration(decl)) {
+    const callback = decl.getParent();
+    if (!callback || callback === handlerFn || !(Node.isArrowFunction(callback) || Node.isFunctionExpression(callback))) return undefined;
+    if (callback.getParameters()[0] !== decl) return undefined;
+    const iteration = callback.getParent();
+    if (!iteration || !Node.isCallExpression(iteration) || !iteration.getArguments().includes(callback)) return undefined;
+    const callee = unwrapExpression(iteration.getExpression());
+    if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== 'forEach') return undefined;
+    return { table: callee.getExpression(), keyed: false };
+  }
+  return undefined;
+}
+
+function entriesOfElementVariable(id: Node, handlerFn: Node): Entry[] | undefined {
+  const source = elementTable(id, handlerFn);
+  return source ? tableEntries(source.table, 0) : undefined;
+}
+
+function isTableElement(id: Node, handlerFn: Node): boolean {
+  return elementTable(id, handlerFn) !== undefined;
+}
+
+/**
+ * `tool.execute(...)` on a table element whose entries are not listed: the method the type checker
+ * resolves (when it has a body) and every override in the project's subclasses of its class.
+ */
+function overridesOf(callee: Node): Array<{ fn: FunctionLike; name?: string }> {
+  if (!Node.isPropertyAccessExpression(callee)) return [];
+  const decl = declarationOf(callee.getNameNode());
+  if (!decl || isInNodeModules(decl) || !Node.isMethodDeclaration(decl)) return [];
+  const cls = decl.getParent();
+  if (!Node.isClassDeclaration(cls)) return [];
+  const member = callee.getName();
+  const out: Array<{ fn: FunctionLike; name?: string }> = [];
+  if (decl.getBody()) out.push({ fn: decl, ...(classNameProperty(cls) !== undefined ? { name: classNameProperty(cls)! } : {}) });
+  for (const derived of safeDerivedClasses(cls)) {
+    if (isInNodeModules(derived)) continue;
+    const method = derived.getInstanceMethod(member);
+    if (method && method.getBody() && !out.some((o) => o.fn === method)) {
+      const name = classNameProperty(derived);
+      out.push({ fn: method, ...(name !== undefined ? { name } : {}) });
+    }
+  }
+  return out;
+}
+
+function safeDerivedClasses(cls: ClassDeclaration): ClassDeclaration[] {
+  try {
+    return cls.getDerivedClasses();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Tools run through a table lookup (reach/dispatch.ts): the tool function is rewritten like a
+ * handler and returns `CallToolResult | InputRequiredResult`; the dispatching handler passes its
+ * context on and returns the result through. This module checks that the dispatching code does
+ * return the call's result untouched, and computes the edits outside the tool function: the
+ * dispatcher's context parameter and return type, the context argument of the dispatching call,
+ * and the table's declared function type (`Record<string, (args, server) => Promise<CallToolResult>>`,
+ * an interface's `handler` member, a base class's abstract `execute`).
+ */
+import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
+import type { Handler } from '../model.js';
+import { isInNodeModules } from '../find/resolve.js';
+import { contextAccess, dispatchContext, type DispatchContext } from './context.js';
+import type { FileWork } from './emit-common.js';
+import { returnTypeEdits } from './emit-handler.js';
+import { Obstacle, checkStatementPath, enclosingFunction, line } from './points.js';
+import { abbreviate, firstEffect } from './purity.js';
+import { precedingCode } from './control-flow.js';
+import { flavourOf } from './state-module.js';
+import type { TextEdit } from '../text-edits.js';
+
+/** Why the dispatching code cannot return the tool function's input_required result as it is, or undefined. */
+export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): string | undefined {
+  const { dispatcher, call } = handler.dispatch!;
+  const others = allDispatched.filter((h) => h !== handler && h.fn === handler.fn);
+  if (others.length > 0) {
+    return `the tool function is looked up by ${others.length + 1} handlers (lines ${[dispatcher, ...others.map((o) => o.dispatch!.dispatcher)].map((d) => line(d.registrationCall)).join(', ')}); it can be rewritten for one dispatch only`;
+  }
+  const what = `the dispatching call \`${abbreviate(call.getText(), 50)}\` (line ${line(call)})`;
+  if (enclosingFunction(call) !== dispatcher.fn) return `${what} runs inside a nested callback of the handler, which does not return its result`;
+  const returned = returnedThrough(call, dispatcher.fn);
+  if (returned !== true) return `${what} ${returned}; its input_required result would not reach the client`;
+  // The dispatcher runs again on every round: what it does before the call must be free of effects.
+  const body = (dispatcher.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
+  const statement = body && Node.isBlock(body) ? call.getFirstAncestor((a) => Node.isStatement(a) && a.getParent() !== undefined && body.containsRange(a.getPos(), a.getEnd()) && a !== body) : undefined;
+  const before = statement ? precedingCode(statement, body!) : [];
+  const effect = firstEffect([...before, call.getExpression(), ...call.getArguments()], dispatcher.fn);
+  if (effect) return `the handler that looks the tool function up runs \`${effect.description}\` (line ${line(effect.node)}) before ${what}; it would run again on every round`;
+  if (statement) checkStatementPath(statement as Statement, dispatcher.fn, what);
+  return undefined;
+}
+
+/** True when `call`'s result is what `fn` returns, else how it is used instead. */
+function returnedThrough(call: CallExpression, fn: Node): true | string {
+  let node: Node = call;
+  let parent = node.getParent();
+  while (parent && (Node.isAwaitExpression(parent) || Node.isParenthesizedExpression(parent) || Node.isAsExpression(parent) || Node.isNonNullExpression(parent) || Node.isSatisfiesExpression(parent))) {
+    node = parent;
+    parent = parent.getParent();
+  }
+  if (!parent) return 'is not returned';
+  if (Node.isReturnStatement(parent)) return true;
+  if (parent === fn && Node.isArrowFunction(fn)) return true;
+  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === node && Node.isIdentifier(parent.getNameNode())) {
+    const name = parent.getNameNode();
+    const refs = (name as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes().filter((r) => r !== name);
+    const used = refs.find((r) => {
+      const { parent: p } = valueParentOf(r);
+      return !(p && Node.isReturnStatement(p));
+    });
+    if (used) return `is stored in \`${parent.getName()}\`, which the handler uses at line ${line(used)} (\`${abbreviate(used.getParent()!.getText(), 40)}\`) instead of returning it as it is`;
+    if (refs.length === 0) return `is stored in \`${parent.getName()}\` and never returned`;
+    return true;
+  }
+  const statement = node.getFirstAncestor((a) => Node.isStatement(a));
+  return `is used in \`${abbreviate((statement ?? parent).getText(), 50)}\` instead of being returned as it is`;
+}
+
+function valueParentOf(node: Node): { parent: Node | undefined } {
+  let parent = node.getParent();
+  while (parent && (Node.isAwaitExpression(parent) || Node.isParenthesizedExpression(parent) || Node.isAsExpression(parent) || Node.isNonNullExpression(parent))) parent = parent.getParent();
+  return { parent };
+}
+
+/**
+ * Edits outside the tool function for every dispatched tool of one dispatcher: its context
+ * parameter and return type, the context argument of each dispatching call, and the declared
+ * function types the calls go through. `fileWork` gives the accumulation of the file an edit is in.
+ */
+export function dispatcherEdits(dispatcher: Handler, tools: Handler[], fileWork: (node: Node) => FileWork): void {
+  const fw = fileWork(dispatcher.fn);
+  const ts = flavourOf(dispatcher.sourceFile) === 'ts';
+  const fn = dispatcher.fn as Node & { getParameters(): ParameterDeclaration[]; getBody(): Node | undefined };
+  const needsContext = tools.some((t) => !dispatchContext(t).passed);
+  const edits: TextEdit[] = [];
+  let ctx = '';
+  if (needsContext) {
+    const access = contextAccess(dispatcher, fn, fw.names, ts, false, 0);
+    ctx = access.ctx;
+    edits.push(...access.edits);
+    if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
+  }
+  edits.push(...returnTypeEdits(dispatcher.fn, fw, 'the dispatching handler'));
+  const calls = new Set<CallExpression>();
+  const declarations = new Set<Node>();
+  for (const tool of tools) {
+    const { call } = tool.dispatch!;
+    const context = dispatchContext(tool);
+    if (!context.passed && !calls.has(call)) {
+      calls.add(call);
+      const args = call.getArguments();
+      const padding = Array.from({ length: context.index - args.length }, () => 'undefined');
+      const text = [...padding, ctx].join(', ');
+      const close = call.getLastChildByKind(SyntaxKind.CloseParenToken)!;
+      const last = args[args.length - 1];
+      edits.push(last ? { start: last.getEnd(), end: last.getEnd(), text: `, ${text}` } : { start: close.getStart(), end: close.getStart(), text });
+    }
+    for (const decl of signatureDeclarations(call, tool.fn)) {
+      if (declarations.has(decl)) continue;
+      declarations.add(decl);
+      fileWork(decl).edits.push(...signatureEdits(decl, context, fileWork(decl)));
+    }
+  }
+  fw.edits.push(...edits);
+}
+
+/** Declarations of the function type the dispatching call is checked against (project code only, not the tool function itself). */
+function signatureDeclarations(call: CallExpression, toolFn: Node): Node[] {
+  let signatures;
+  try {
+    signatures = call.getExpression().getType().getCallSignatures();
+  } catch {
+    return [];
+  }
+  const out: Node[] = [];
+  for (const signature of signatures) {
+    const decl = signature.getDeclaration() as Node | undefined;
+    if (!decl || decl === toolFn || isInNodeModules(decl) || out.includes(decl)) continue;
+    if (Node.isFunctionTypeNode(decl) || Node.isMethodSignature(decl) || (Node.isMethodDeclaration(decl) && decl.isAbstract())) out.push(decl);
+    else if (Node.isMethodDeclaration(decl)) out.push(decl);
+  }
+  return out;
+}
+
+/** `(args: X, server: S) => Promise<R>` → `(args: X, server: S, ctx: ServerContext) => Promise<R | InputRequiredResult>`. */
+function signatureEdits(decl: Node, context: DispatchContext, fw: FileWork): TextEdit[] {
+  if (flavourOf(decl.getSourceFile()) !== 'ts') return [];
+  const edits: TextEdit[] = [];
+  const sig = decl as Node & { getParameters(): ParameterDeclaration[]; getReturnTypeNode(): Node | undefined };
+  const params = sig.getParameters();
+  if (!context.passed) {
+    if (params.length > context.index) throw new Obstacle(`the table's function type at line ${line(decl)} declares more parameters than the dispatching call passes`);
+    if (params.some((p) => p.isRestParameter())) throw new Obstacle(`the table's function type at line ${line(decl)} takes a rest parameter; cannot add the context parameter`);
+    const added = [...Array.from({ length: context.index - params.length }, (_, i) => `_arg${params.length + i}: unknown`), 'ctx: ServerContext'];
+    fw.types.add('ServerContext');
+    const last = params[params.length - 1];
+    if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
+    else {
+      const open = decl.getFirstChildByKind(SyntaxKind.OpenParenToken);
+      if (!open) throw new Obstacle(`the table's function type at line ${line(decl)} has no parameter list to add the context parameter to`);
+      edits.push({ start: open.getEnd(), end: open.getEnd(), text: added.join(', ') });
+    }
+  }
+  const returnType = sig.getReturnTypeNode();
+  if (!returnType) throw new Obstacle(`the table's function type at line ${line(decl)} declares no return type to admit input_required results`);
+  if (!/\bInputRequiredResult\b/.test(returnType.getText())) {
+    const m = /^Promise\s*<([\s\S]*)>$/.exec(returnType.getText());
+    if (!m) throw new Obstacle(`the table's function type at line ${line(decl)} returns \`${returnType.getText()}\`, not a Promise`);
+    fw.types.add('InputRequiredResult');
+    edits.push({ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` });
+  }
+  return edits;
+}
+
+/** Every reference to a named tool function is its table entry: anything else would call it without the context. */
+export function strayReference(handler: Handler): string | undefined {
+  const fn = handler.fn;
+  let nameNode: Node | undefined;
+  if (Node.isFunctionDeclaration(fn)) nameNode = fn.getNameNode();
+  else if (Node.isMethodDeclaration(fn)) nameNode = fn.getNameNode();
+  else {
+    const parent = fn.getParent();
+    if (parent && Node.isVariableDeclaration(parent)) nameNode = parent.getNameNode();
+  }
+  if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
+  const { call } = handler.dispatch!;
+  for (const ref of nameNode.findReferencesAsNodes()) {
+    if (ref === nameNode || ref.getSourceFile().isInNodeModules()) continue;
+    const parent = ref.getParent();
+    if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isImportClause(parent)) continue;
+    // the table entry (`{ delete_file: deleteFile }`, `[deleteFile]`, `['a', deleteFile]`), or the dispatch itself
+    if (parent && (Node.isShorthandPropertyAssignment(parent) || (Node.isPropertyAssignment(parent) && parent.getInitializer() === ref) || Node.isArrayLiteralExpression(parent))) continue;
+    if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() === call) continue;
+    // an override's name appears in the base class; references through `super.execute(...)` call it without the context
+    if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() && Node.isCallExpression(parent.getParent()) && parent.getParent() !== call) {
+      return `\`${nameNode.getText()}\` is also called at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch`;
+    }
+    if (Node.isMethodDeclaration(fn)) continue;
+    return `\`${nameNode.getText()}\` is also used at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch`;
+  }
+  return undefined;
+}
