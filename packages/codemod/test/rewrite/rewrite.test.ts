@@ -259,3 +259,76 @@ export function createServer(): McpServer {
     expect(declined.result?.content).toEqual([{ type: 'text', text: 'decline' }]);
   }, 60_000);
 });
+
+describe('rewrite stage: tools dispatched through a table', () => {
+  const LOW = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { effect } from './effects.js';
+async function wipe(server: Server): Promise<CallToolResult> {
+  const answer = await server.elicitInput({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+  return { content: [{ type: 'text', text: answer.action }] };
+}
+const handlers: Record<string, (server: Server) => Promise<CallToolResult>> = { wipe };
+`;
+  const EFFECTS = 'export const audit: string[] = [];\nexport function effect(name: string): void {\n  audit.push(name);\n}\n';
+  const serve = (body: string) => `${LOW}export function createServer(): Server {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+${body}
+  return server;
+}
+`;
+
+  it('flags, with the real obstacle, a dispatcher that runs an effect before the call, calls it in a callback, or a tool function also called directly', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      [
+        'effect-first',
+        `  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    effect('audit');
+    return handlers[request.params.name]!(server);
+  });`,
+        /runs `effect\('audit'\)` \(line \d+\) before the dispatching call `handlers\[request\.params\.name\]!\(server\)` \(line \d+\); it would run again on every round/,
+      ],
+      [
+        'callback',
+        `  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    return Promise.resolve().then(() => handlers[request.params.name]!(server));
+  });`,
+        /runs inside a nested callback of the handler, which does not return its result/,
+      ],
+      [
+        'direct-call',
+        `  server.setRequestHandler(CallToolRequestSchema, async (request) => handlers[request.params.name]!(server));
+  void wipe(server);`,
+        /`wipe` is also used at server\.ts:\d+, outside the table dispatch/,
+      ],
+    ];
+    for (const [name, body, reason] of cases) {
+      const { read, sites } = await migrate(`dispatch-${name}`, { 'server.ts': serve(body), 'effects.ts': EFFECTS });
+      expect(sites, name).toHaveLength(1);
+      expect(sites[0]!.status, name).toBe('flagged');
+      expect(sites[0]!.reason, name).toMatch(reason);
+      // left as it was (a marker's advice aside): no context parameter, no widened result type
+      expect(read('server.ts'), name).not.toMatch(/ServerContext|InputRequiredResult/);
+    }
+  }, 240_000);
+
+  it('migrates the table function, passes the context and serves a 2026-07-28 round', async () => {
+    const { dir, read, sites } = await migrate('dispatch-ok', {
+      'server.ts': serve(`  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const handler = handlers[request.params.name];
+    if (!handler) throw new Error('unknown tool');
+    return handler(server);
+  });`),
+      'effects.ts': EFFECTS,
+    });
+    expect(sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'wipe']]);
+    const out = read('server.ts');
+    expect(out).toContain('async function wipe(server: Server, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {');
+    expect(out).toContain('Record<string, (server: Server, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>>');
+    expect(out).toContain('return handler(server, ctx);');
+    const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer(): McpServer };
+    const first = await rawCall(createMcpHandler(mod.createServer), 'wipe', {});
+    expect(first.result?.resultType).toBe('input_required');
+    expect(Object.values(first.result?.inputRequests ?? {}).map((r) => r.method)).toEqual(['elicitation/create']);
+  }, 120_000);
+});

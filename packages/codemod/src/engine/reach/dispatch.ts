@@ -38,11 +38,8 @@ const MAX_DEPTH = 6;
 /** Functions `handlerFn` runs through a table lookup, with the dispatching call. */
 export function dispatchedTools(handlerFn: Node): DispatchedTool[] {
   const out: DispatchedTool[] = [];
-  handlerFn.forEachDescendant((node, traversal) => {
-    if (node !== handlerFn && isFunctionNode(node)) {
-      traversal.skip();
-      return;
-    }
+  // Calls in nested callbacks count too: the rewrite then names that obstacle (the callback does not return the result).
+  handlerFn.forEachDescendant((node) => {
     if (!Node.isCallExpression(node)) return;
     for (const target of targetsOfCall(node, handlerFn)) {
       if (!out.some((t) => t.fn === target.fn && t.call === node)) out.push({ ...target, call: node });

@@ -130,17 +130,9 @@ function pointOwnCode(point: RequestPoint): Node[] {
 
 export function planHandler(handler: Handler, entries: Array<{ site: Site; path: CallPathStep[] }>): HandlerWork {
   const bodyNode = (handler.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
-  const dispatched = entries.find((e) => e.path.length === 0 && !handler.fn.containsRange(e.site.node.getPos(), e.site.node.getEnd()));
-  if (dispatched) {
-    const target = enclosingFunction(dispatched.site.node);
-    const name = target ? (target.getParent() as Node & { getName?: () => string }).getName?.() : undefined;
-    throw new Obstacle(
-      `${siteLabel(dispatched.site)} is in ${name ? `\`${name}\`, ` : ''}a tool function the handler calls through a function map; rewriting it would change the map's function type to admit input_required results, which is not automated`,
-    );
-  }
   const forwarded = entries.find((e) => e.path.length > 0);
   if (bodyNode && !Node.isBlock(bodyNode) && forwarded) {
-    throw new Obstacle(`the handler forwards to \`${abbreviate(forwarded.path[0]!.call.getExpression().getText(), 40)}(...)\` in an expression body (dispatch through a function map): the dispatch target's declared type would have to admit input_required results; not rewritten automatically`);
+    throw new Obstacle(`the handler's body is the expression \`${abbreviate(forwarded.path[0]!.call.getExpression().getText(), 40)}(...)\` (an arrow without a block) and the request is reached inside that call; the rewrite restructures statement bodies only`);
   }
   const { fn, body } = functionWithBody(handler.fn, 'the handler');
   const points = requestPoints(fn, entries);
