@@ -10,6 +10,8 @@
  *       [--mirrors /work/.mirror] [--scratch /work/realworld/scratch] [--cli packages/codemod/dist/cli.js]
  *       [--only owner/repo[,owner/repo]] [--out bench/realworld] [--test-timeout-s 600] [--no-tests]
  *   node bench/realworld/run.mjs --render-only     (results.md again from results.json)
+ *   --reuse-before <results.json>: take each repository's own test counts before the migration from an
+ *     earlier run at the same commit instead of running the suite again (they do not depend on the CLI)
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +45,7 @@ const { values: opts } = parseArgs({
     tests: { type: 'boolean', default: true },
     'no-tests': { type: 'boolean', default: false },
     'render-only': { type: 'boolean', default: false },
+    'reuse-before': { type: 'string' },
   },
 });
 
@@ -93,6 +96,20 @@ function inspectChanges(root, logDir) {
   return { changed: changed.map(([status, file]) => `${status} ${file}`), commentLinesLost: lost, commentLinesLostByFile: perFile };
 }
 
+/** Earlier results by repository, for --reuse-before. */
+const earlier = new Map();
+if (opts['reuse-before']) {
+  for (const r of JSON.parse(readFileSync(opts['reuse-before'], 'utf8')).repos ?? []) earlier.set(r.name, r);
+}
+
+function reusableTestsBefore(repo) {
+  const previous = earlier.get(repo.name);
+  if (!previous || previous.commit !== repo.commit || previous.error) return undefined;
+  // Only a counted suite is worth reusing: a missing summary may come from an install this run repairs.
+  if (!previous.testsBefore || previous.testsBefore.passed === null || previous.testsBefore.timedOut) return undefined;
+  return { ...previous.testsBefore, reused: true };
+}
+
 async function runRepo(repo) {
   const started = Date.now();
   const work = join(resolve(opts.scratch), slug(repo.name));
@@ -115,7 +132,9 @@ async function runRepo(repo) {
     result.steps.installBefore = before;
     log(`typecheck, tests (before)`);
     result.tscBefore = await typecheck({ pkgDir, root, tsconfig: repo.tsconfig, log: join(logDir, 'tsc-before.log'), timeoutS: timeouts.tsc });
-    result.testsBefore = withTests ? await runTests({ pkgDir, pm: installRoot.pm, override: repo.test, log: join(logDir, 'test-before.log'), timeoutS: timeouts.test }) : { passed: null, failed: null, note: 'not run' };
+    result.testsBefore = !withTests
+      ? { passed: null, failed: null, note: 'not run' }
+      : reusableTestsBefore(repo) ?? (await runTests({ pkgDir, pm: installRoot.pm, override: repo.test, log: join(logDir, 'test-before.log'), timeoutS: timeouts.test }));
 
     // migrate refuses a dirty tree: commit the installed state (dependencies left out).
     git(root, ['init', '-q']);

@@ -5,7 +5,7 @@ const n = (v) => (v === null || v === undefined ? '–' : String(v));
 function tests(t) {
   if (!t) return '–';
   if (t.passed === null) return t.note === 'no test script' ? 'none' : t.note ?? '–';
-  return `${t.passed}/${t.failed}${t.timedOut ? ' (timeout)' : ''}`;
+  return `${t.passed}/${t.failed}${t.timedOut ? ' (timeout)' : ''}${t.reused ? '*' : ''}`;
 }
 
 function tsc(t) {
@@ -98,6 +98,7 @@ export function renderMarkdown(repos, meta) {
     '',
     renderTable(repos),
     '',
+    ...(repos.some((r) => r.testsBefore?.reused) ? ['`*` test counts before the migration reused from an earlier run at the same commit (`--reuse-before`).', ''] : []),
     `Repositories that compiled before and not after: ${t.compiledThenBroke.length ? t.compiledThenBroke.join(', ') : 'none'}.`,
     '',
     '## Sites per repository',
