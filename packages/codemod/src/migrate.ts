@@ -35,6 +35,7 @@ import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, Si
 import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
 import { addTestMockSites } from './engine/test-mocks/index.js';
+import { resolveOwnPackage, serverPackageAvailable } from './engine/own-packages.js';
 
 export interface SourceInput {
   path: string;
@@ -152,9 +153,9 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
 
   timings.mark('prefilter');
   // 4. project
-  // Types only help when the v2 server package resolves: the code is v2 after the upgrade, and a v1
-  // project that has not installed it yet would only see `any` (and implicit-any noise in verify).
-  const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && packageResolvable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
+  // Types only help when the v2 server package resolves: the code is v2 after the upgrade. A v1
+  // project that has not installed it yet borrows the codemod's own copy (engine/own-packages.ts).
+  const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && serverPackageAvailable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
   const projectFiles = new ProjectFiles();
   const project = createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp);
   const ctx: FindContext = { typeChecked };
@@ -545,8 +546,8 @@ function errorKeys(sf: SourceFile): string[] {
     diagnostics
       .filter((d) => d.category === ts.DiagnosticCategory.Error)
       .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`)
-      // a v1 project has not installed the v2 packages yet: their imports do not resolve before
-      // `npm install`, which says nothing about the rewrite
+      // a v2 package the codemod does not carry (engine/own-packages.ts) and the project has not
+      // installed yet does not resolve before `npm install`, which says nothing about the rewrite
       .filter((key) => !(MISSING_MODULE_CODES.some((code) => key.startsWith(`TS${code}:`)) && key.includes(MCP_PACKAGE_PREFIX)))
   );
 }
@@ -611,7 +612,8 @@ function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost,
           const options = getOptions();
           const full = fullResolution.has(standardPath(containingFile));
           return moduleNames.map((name) => {
-            const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
+            // the project's own packages first; the v2 packages it has not installed yet from the codemod's
+            const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule ?? resolveOwnPackage(name, options, host);
             if (!resolved) return undefined;
             const file = resolved.resolvedFileName;
             if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;
@@ -688,17 +690,6 @@ function findTsconfig(cwd: string, files: string[]): string | undefined {
     }
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */
-function packageResolvable(name: string, start: string): boolean {
-  let dir = path.resolve(start);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'))) return true;
-    const parent = path.dirname(dir);
-    if (parent === dir) return false;
     dir = parent;
   }
 }

@@ -232,7 +232,7 @@ describe('migrateInputs: verification', () => {
 });
 
 describe('migrateProject: a v1 project before the v2 packages are installed', () => {
-  it('migrates, verifying syntax only, while @modelcontextprotocol/server is not installed yet (types would be all any)', async () => {
+  it("migrates, typechecking against the codemod's own v2 packages, while @modelcontextprotocol/server is not installed yet", async () => {
     const dir = tree({ 'src/server.ts': V1_TOOL, 'package.json': JSON.stringify({ type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2' } }) });
     fs.mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
     fs.symlinkSync(path.join(REPO, 'node_modules/@modelcontextprotocol/sdk'), path.join(dir, 'node_modules/@modelcontextprotocol/sdk'), 'dir');

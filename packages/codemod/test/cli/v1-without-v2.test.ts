@@ -1,0 +1,172 @@
+/**
+ * A v1 project's first run: `@modelcontextprotocol/sdk` is installed, the v2 packages are not (they
+ * arrive with the `npm install` after the run). The projects live under the system temp directory,
+ * outside this repository, so Node's lookup from them cannot reach the repository's hoisted v2
+ * packages: whatever v2 types the run sees come from the codemod's own dependencies. Real CLI, real
+ * TypeScript, the real v1 SDK and zod linked in from the repository's node_modules.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { assertBuilt, cleanupProjects, makeProject, read, repoRoot, runCli, snapshot } from './helpers.js';
+
+const REPO_MODULES = path.join(repoRoot, 'node_modules');
+const V2_SERVER = '@modelcontextprotocol/server';
+
+/**
+ * Two values carried into the next round: `label`, a string typed through `z.infer`, and `order`,
+ * a plain interface. Both come from awaited project functions, so they are stored in the request
+ * state, which is only allowed once their types are known to be JSON.
+ */
+const ORDER_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+interface Order {
+  id: string;
+  quantity: number;
+}
+
+const orderShape = { item: z.string(), quantity: z.number() };
+type OrderArgs = z.infer<z.ZodObject<typeof orderShape>>;
+
+async function normalise(item: OrderArgs['item']): Promise<OrderArgs['item']> {
+  return item.trim();
+}
+
+async function reserve(item: string, quantity: number): Promise<Order> {
+  return { id: \`\${item}-\${Date.now()}\`, quantity };
+}
+
+const server = new McpServer({ name: 'shop', version: '1.0.0' });
+
+server.registerTool('order', { description: 'Places an order', inputSchema: orderShape }, async (args: OrderArgs) => {
+  const label = await normalise(args.item);
+  const order = await reserve(label, args.quantity);
+  const answer = await server.server.elicitInput({
+    message: \`Order \${order.quantity} x \${label}?\`,
+    requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+  });
+  if (answer.action !== 'accept' || !answer.content?.confirm) return { content: [{ type: 'text', text: 'cancelled' }] };
+  return { content: [{ type: 'text', text: \`ordered \${order.id} (\${label})\` }] };
+});
+
+await server.connect(new StdioServerTransport());
+`;
+
+/** Written the way a strict project is; v2's own schema types then reject what the rewrite writes. */
+const EXACT_OPTIONAL = { exactOptionalPropertyTypes: true };
+
+function link(root: string, name: string): void {
+  const target = path.join(root, 'node_modules', name);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.symlinkSync(path.join(REPO_MODULES, name), target, 'dir');
+}
+
+/** A v1 project: the SDK, zod and Node's types installed; v2's server package only when asked. */
+function v1Project(options: { v2Installed: boolean; compilerOptions?: Record<string, unknown> }): string {
+  const root = makeProject({
+    'package.json': `${JSON.stringify({ name: 'shop', version: '1.0.0', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } }, null, 2)}\n`,
+    'tsconfig.json': `${JSON.stringify(
+      { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, ...options.compilerOptions }, include: ['src'] },
+      null,
+      2,
+    )}\n`,
+    'src/server.ts': ORDER_SERVER,
+  });
+  for (const name of ['@modelcontextprotocol/sdk', 'zod', '@types/node']) link(root, name);
+  if (options.v2Installed) link(root, V2_SERVER);
+  return root;
+}
+
+function resolvesFrom(root: string, name: string): boolean {
+  try {
+    createRequire(path.join(root, 'package.json')).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The user's next step: install v2, then typecheck the project with the real compiler. */
+function installV2AndTypecheck(root: string): { status: number | null; output: string } {
+  link(root, V2_SERVER);
+  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', root], { encoding: 'utf8', timeout: 120_000 });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** Runs `migrate src` with a JSON report; returns the run, the report and the project's files. */
+function migrate(root: string) {
+  const run = runCli(['migrate', 'src', '--json', 'report.json'], root);
+  const reportFile = path.join(root, 'report.json');
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  fs.rmSync(reportFile);
+  return { run, report, files: snapshot(root) };
+}
+
+beforeAll(() => assertBuilt());
+afterAll(() => cleanupProjects());
+
+describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () => {
+  it('sees the types: a zod-inferred string and a plain interface are carried across the round, and the result compiles once v2 is installed', () => {
+    const root = v1Project({ v2Installed: false });
+    // the premise: from this project, the v1 SDK resolves and the v2 server package does not
+    expect(resolvesFrom(root, '@modelcontextprotocol/sdk/server/mcp.js')).toBe(true);
+    expect(resolvesFrom(root, V2_SERVER)).toBe(false);
+
+    const { run, report } = migrate(root);
+    expect(run.stdout).not.toContain('without type information');
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(report.summary).toMatchObject({ sitesMigrated: 2, sitesFlagged: 0, filesFailed: 0 });
+    const server = read(root, 'src/server.ts');
+    // the state type names both carried values by their checked types
+    expect(server).toContain('label: string; order: Order');
+    expect(server).toContain('requestStateCodec.mint(');
+    expect(read(root, 'package.json')).toContain(`"${V2_SERVER}"`);
+
+    const typecheck = installV2AndTypecheck(root);
+    expect(typecheck.status, typecheck.output).toBe(0);
+  }, 240_000);
+
+  it('gives the same report and the same files as the same project with v2 installed', () => {
+    const without = migrate(v1Project({ v2Installed: false }));
+    const withV2 = migrate(v1Project({ v2Installed: true }));
+    expect(without.run.status).toBe(withV2.run.status);
+    expect(without.run.stdout).toBe(withV2.run.stdout);
+    expect(without.report).toEqual(withV2.report);
+    expect(without.files).toEqual(withV2.files);
+    expect(Object.keys(without.files).sort()).toEqual(['package.json', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
+  }, 240_000);
+
+  it('verify sees type errors in the code it would write: the rewrite is not written, the file is restored and flagged, exit 1', () => {
+    const root = v1Project({ v2Installed: false, compilerOptions: EXACT_OPTIONAL });
+    const { run, report, files } = migrate(root);
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    expect(report.summary).toMatchObject({ sitesMigrated: 0, sitesFlagged: 2 });
+    const entry = report.files.find((f: { path: string }) => f.path === 'src/server.ts');
+    expect(entry.status).toBe('flagged');
+    for (const site of entry.sites) expect(site.reason).toMatch(/the rewritten file has new type errors: TS\d+/);
+    const server = files['src/server.ts']!;
+    // the v1-to-v2 upgrade stays, the MRTR rewrite and the serving rewrite are undone and marked
+    expect(server).not.toContain('inputRequired');
+    expect(server).not.toContain('serveStdio');
+    expect(server).toContain('await server.server.elicitInput({');
+    expect(server).toContain(`// ${TODO_MARKER}(rewrite not verified: the rewritten file has new type errors`);
+    expect(files['src/mcp-request-state.ts']).toBeUndefined();
+
+    // the error verify found is not in what was written (the v1-to-v2 upgrade's own leftovers under
+    // this option are not the rewrite's, and stay: the code after the upgrade is the restored text)
+    const [, code] = /new type errors: (TS\d+)/.exec(entry.sites[0].reason)!;
+    const typecheck = installV2AndTypecheck(root);
+    expect(typecheck.status).not.toBeNull();
+    expect(typecheck.output).not.toContain(`error ${code}`);
+
+    // and it is the verdict of the same project with v2 installed
+    const withV2 = migrate(v1Project({ v2Installed: true, compilerOptions: EXACT_OPTIONAL }));
+    expect(withV2.report).toEqual(report);
+    expect(withV2.files['src/server.ts']).toBe(server);
+  }, 240_000);
+});
