@@ -129,7 +129,7 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
 
     const typecheck = installV2AndTypecheck(root);
     expect(typecheck.status, typecheck.output).toBe(0);
-  }, 240_000);
+  });
 
   it('gives the same report and the same files as the same project with v2 installed', () => {
     const without = migrate(v1Project({ v2Installed: false }));
@@ -139,7 +139,7 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
     expect(without.report).toEqual(withV2.report);
     expect(without.files).toEqual(withV2.files);
     expect(Object.keys(without.files).sort()).toEqual(['package.json', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
-  }, 240_000);
+  });
 
   it('verify sees type errors in the code it would write: the rewrite is not written, the file is restored and flagged, exit 1', () => {
     const root = v1Project({ v2Installed: false, compilerOptions: EXACT_OPTIONAL });
@@ -168,5 +168,5 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
     const withV2 = migrate(v1Project({ v2Installed: true, compilerOptions: EXACT_OPTIONAL }));
     expect(withV2.report).toEqual(report);
     expect(withV2.files['src/server.ts']).toBe(server);
-  }, 240_000);
+  });
 });
