@@ -5,6 +5,7 @@
  *   mcp-mrtr migrate <paths..> [-d|--dry-run] [--force] [--json <file|->] [--sarif <file|->]
  *                              [--tsconfig <file>] [--state-key-env <NAME>] [--ignore <glob..>]
  *   mcp-mrtr check   <paths..> [--json <file|->] [--sarif <file|->] [--tsconfig <file>] [--ignore <glob..>]
+ *                              [--baseline <file> [--update-baseline]] [--handoff <file.md>]
  *
  * Exit codes: 0 done, nothing left to attend to; 1 done, but sites were flagged or files failed
  * (check: legacy sites exist); 2 refused, usage error or crash.
@@ -20,6 +21,8 @@ import { formatChangedFiles } from './format.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { applyResult, needsWrite } from './fs/atomic-write.js';
 import { dirtyWorkTrees, outsideWorkTrees } from './git.js';
+import { applyBaseline, type BaselineGate } from './report/baseline.js';
+import { flaggedSites, formatHandoff } from './report/handoff.js';
 import { toJsonReport } from './report/json.js';
 import { displayPath } from './report/paths.js';
 import { toSarif } from './report/sarif.js';
@@ -50,7 +53,11 @@ interface MigrateArgs extends CommonArgs {
   stateKeyEnv: string;
 }
 
-type CheckArgs = CommonArgs;
+interface CheckArgs extends CommonArgs {
+  baseline?: string;
+  updateBaseline: boolean;
+  handoff?: string;
+}
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -127,9 +134,12 @@ function unifiedDiff(result: MigrationResult, cwd: string): string {
   return patches.map((p) => p.replace(/^={3,}\n/m, '')).join('');
 }
 
-function exitCodeFor(result: MigrationResult, command: 'migrate' | 'check'): number {
+/** `gated`: with a baseline, how many sites the check fails on (the new ones). */
+function exitCodeFor(result: MigrationResult, command: 'migrate' | 'check', gated = result.summary.sitesFound): number {
   if (result.summary.filesFailed > 0 || result.files.some((f) => f.status === 'failed')) return EXIT_ATTENTION;
-  if (command === 'check') return result.summary.sitesFound > 0 ? EXIT_ATTENTION : EXIT_OK;
+  // a suppression without a reason suppresses nothing and is itself something to fix
+  if ((result.summary.suppressionsWithoutReason ?? 0) > 0) return EXIT_ATTENTION;
+  if (command === 'check') return gated > 0 ? EXIT_ATTENTION : EXIT_OK;
   return result.summary.sitesFlagged > 0 ? EXIT_ATTENTION : EXIT_OK;
 }
 
@@ -234,12 +244,27 @@ async function runMigrate(args: MigrateArgs): Promise<number> {
 async function runCheck(args: CheckArgs): Promise<number> {
   const cwd = process.cwd();
   checkTsconfig(args, cwd);
+  if (args.updateBaseline && !args.baseline) throw new UsageError('--update-baseline needs --baseline <file>');
   const reportTakesStdout = reportOnStdout(args);
   const { result, skipped } = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, ignore: args.ignore });
+  let gate: BaselineGate | undefined;
+  if (args.baseline) {
+    try {
+      gate = applyBaseline(result, { file: path.resolve(cwd, args.baseline), update: args.updateBaseline, display: args.baseline });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
   writeReports(result, args, 'check', cwd, true);
+  let handoff = '';
+  if (args.handoff) {
+    if (args.handoff === STDOUT) throw new UsageError('--handoff needs a file name');
+    writeReport(args.handoff, formatHandoff(result, { cwd, paths: args.paths }), cwd);
+    handoff = `\nHand-off brief for ${flaggedSites(result).length} flagged site(s) written to ${args.handoff}.\n`;
+  }
   const report = formatTextReport(result, { cwd, command: 'check', paths: args.paths, skipped, color: useColor() });
-  (reportTakesStdout ? err : out)(report);
-  return exitCodeFor(result, 'check');
+  (reportTakesStdout ? err : out)(report + (gate?.text ?? '') + handoff);
+  return exitCodeFor(result, 'check', gate?.gated);
 }
 
 function asStrings(value: unknown): string[] {
@@ -309,9 +334,21 @@ export async function main(argv: string[]): Promise<number> {
         y
           .positional('paths', PATHS)
           .option('tsconfig', TSCONFIG_OPTION)
-          .option('ignore', IGNORE_OPTION),
+          .option('ignore', IGNORE_OPTION)
+          .option('baseline', { type: 'string', requiresArg: true, describe: 'Known sites: written when <file> does not exist; otherwise fail only on sites not in it' })
+          .option('update-baseline', { type: 'boolean', default: false, describe: 'Rewrite the --baseline file with the sites found now' })
+          .option('handoff', { type: 'string', requiresArg: true, describe: 'Write a Markdown brief per flagged site (code, reason, target API, checks) to <file.md>' }),
       async (a) => {
-        code = await runCheck({ paths: asStrings(a.paths), json: a.json, sarif: a.sarif, tsconfig: a.tsconfig, ignore: asStrings(a.ignore) });
+        code = await runCheck({
+          paths: asStrings(a.paths),
+          json: a.json,
+          sarif: a.sarif,
+          tsconfig: a.tsconfig,
+          ignore: asStrings(a.ignore),
+          baseline: a.baseline,
+          updateBaseline: Boolean(a.updateBaseline),
+          handoff: a.handoff,
+        });
       },
     )
     .example(`${TOOL_NAME} migrate src --dry-run`, 'Preview the migration as a diff')

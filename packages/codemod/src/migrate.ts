@@ -6,7 +6,7 @@
  *   3. pre-filter          only candidate files (surface tokens), MCP files and their importers are loaded
  *   4. project             ONE ts-morph project; tsconfig (given or nearest) gives types, else syntactic mode
  *   5. upgrade             v1 files through the official @modelcontextprotocol/codemod transforms
- *   6. find + reach        sites, handlers, which handlers/contexts reach which site
+ *   6. find + reach        sites, handlers, which handlers/contexts reach which site; `mcp-mrtr-ignore` suppressions
  *   7. rewrite             rewriteHandlers(project, reaches, options) (engine/rewrite)
  *   8. serving             stdio / Streamable HTTP hosting to serveStdio / createMcpHandler, or flagged
  *   9. verify              re-parse changed files, typecheck them when types exist; restore on failure
@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Project, ts, type FileSystemHost, type SourceFile } from 'ts-morph';
+import { Project, ts, type FileSystemHost, type Node, type SourceFile } from 'ts-morph';
 import { DEFAULT_STATE_KEY_ENV, MCP_PACKAGE_PREFIX, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { discoverFiles, type Discovery } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
@@ -36,6 +36,8 @@ import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
 import { addTestMockSites } from './engine/test-mocks/index.js';
 import { resolveOwnPackage, serverPackageAvailable } from './engine/own-packages.js';
+import { scopeName } from './engine/scope-name.js';
+import { findSuppressionComments, suppressionOf, type SuppressionComment } from './engine/suppressions.js';
 
 export interface SourceInput {
   path: string;
@@ -251,10 +253,22 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   // rewrite and the verify program, where memory peaks.
   deferred.clear();
   decoded.length = 0;
+  // Suppressed sites are neither rewritten nor marked; the comments are read once all files are loaded.
+  const suppressionsByFile = new Map<string, SuppressionComment[]>();
+  for (const file of loaded) {
+    const comments = findSuppressionComments(file.sourceFile);
+    if (comments.length > 0) suppressionsByFile.set(file.path, comments);
+  }
+  const suppressedSites = new Map<Site, SuppressionComment>();
+  for (const site of sites) {
+    const comments = suppressionsByFile.get(site.sourceFile.getFilePath());
+    const suppression = comments && suppressionOf(site.node, comments);
+    if (suppression) suppressedSites.set(site, suppression);
+  }
   timings.mark('find');
   const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });
   const reachBySite = new Map(reaches.map((r) => [r.site, r]));
-  const siteInfo = new Map<Site, { handler?: string; snippet: string; line: number; column: number; file: LoadedFile }>();
+  const siteInfo = new Map<Site, { handler?: string; snippet: string; scope: string; line: number; column: number; file: LoadedFile }>();
   const fileByPath = new Map(loaded.map((f) => [f.path, f]));
   for (const site of sites) {
     const file = fileByPath.get(site.sourceFile.getFilePath())!;
@@ -263,6 +277,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       file,
       handler: reach.handlers[0]?.handler.name,
       snippet: snippetOf(site),
+      scope: scopeName(site.node),
       line: file.lineMap.toOriginal(site.line),
       column: originalColumn(file, site),
     });
@@ -276,10 +291,16 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   let createdFiles: string[] = [];
   const v1CommonJsFiles = new Set(loaded.filter((f) => requiresV1Sdk(f.source.body)).map((f) => f.sourceFile.getFilePath() as string));
   const v1CommonJsReaches = reaches.filter((r) => touchesV1CommonJs(r, v1CommonJsFiles));
+  const heldBack = heldBackBySuppression(reaches, suppressedSites, fileByPath);
   try {
-    const rewritable = v1CommonJsReaches.length === 0 ? reaches : reaches.filter((r) => !v1CommonJsReaches.includes(r));
+    const excluded = new Set([...v1CommonJsReaches, ...heldBack.keys()]);
+    const rewritable = reaches.filter((r) => !excluded.has(r) && !suppressedSites.has(r.site));
     const outcome = await rewrite(project, rewritable, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked });
-    decisions = [...outcome.decisions, ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE }))];
+    decisions = [
+      ...outcome.decisions,
+      ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE })),
+      ...[...heldBack.values()],
+    ];
     createdFiles = outcome.createdFiles;
   } catch (error) {
     for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);
@@ -292,6 +313,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     const vague = !decision || (decision.status === 'flagged' && !decision.reason);
     if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
   }
+  for (const [site, suppression] of suppressedSites) decisionBySite.set(site, { site, status: 'suppressed', reason: suppression.reason });
 
   timings.mark('rewrite');
   // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
@@ -369,6 +391,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       ...(info.handler ? { handler: info.handler } : {}),
       snippet: info.snippet,
       ...(decision.callers && decision.callers.length > 1 ? { callers: decision.callers.map((c) => ({ caller: c.caller, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })) } : {}),
+      ...(info.scope ? { scope: info.scope } : {}),
     });
     sitesByFile.set(info.file.path, list);
   }
@@ -383,6 +406,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       ...(f.snippet ? { snippet: f.snippet } : {}),
     }));
     const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites].sort((a, b) => a.line - b.line || a.column - b.column);
+    const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
+    const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));
     let body = file.sourceFile.getFullText();
     if (file.sliced) {
       const whole = unsliceSource(body, file.sliced);
@@ -394,9 +419,9 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     const output = body === file.source.body ? file.original : joinSource(file.source, body);
     let status: FileResult['status'];
     if (file.failed) status = 'failed';
-    else if (siteResults.length > 0 && siteResults.every((s) => s.status === 'flagged' && !('callers' in s && s.callers?.some((c) => c.status === 'migrated')))) status = 'flagged';
+    else if (activeSites.length > 0 && activeSites.every((s) => s.status === 'flagged' && !('callers' in s && s.callers?.some((c) => c.status === 'migrated')))) status = 'flagged';
     else if (output !== file.original) status = 'changed';
-    else status = siteResults.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
+    else status = activeSites.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
     results.set(file.path, {
       path: file.path,
       status,
@@ -405,6 +430,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       output: file.failed ? file.original : output,
       ...(file.failed ? { error: file.failed } : {}),
       ...(!file.failed && file.notes.length > 0 ? { notes: [...file.notes] } : {}),
+      ...(unreasoned.length > 0 ? { suppressionsWithoutReason: unreasoned } : {}),
     });
   }
   for (const created of createdFiles) {
@@ -420,7 +446,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
         new Set(files.map((f) => f.path)),
       )
     : [];
-  const allSites = files.flatMap((f) => f.sites);
+  const allSites = files.flatMap((f) => f.sites).filter((s) => s.status !== 'suppressed');
   timings.mark('report');
   timings.done(loaded.length, total);
   return {
@@ -430,10 +456,42 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
       filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
       filesFailed: files.filter((f) => f.status === 'failed').length,
+      sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
+      suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
     },
     files,
     packageJsonChanges,
   };
+}
+
+/**
+ * Sites that share a handler (or a helper on the way to one) with a suppressed site: a handler is
+ * rewritten whole or not at all, and rewriting it around a request that stays would re-run that
+ * request on every round. They are flagged, saying which suppression holds them back.
+ */
+function heldBackBySuppression(reaches: Reach[], suppressed: Map<Site, SuppressionComment>, fileByPath: Map<string, LoadedFile>): Map<Reach, SiteDecision> {
+  const held = new Map<Reach, SiteDecision>();
+  if (suppressed.size === 0) return held;
+  const byHandler = new Map<Node, Site>();
+  for (const reach of reaches) {
+    if (!suppressed.has(reach.site)) continue;
+    for (const { handler } of reach.handlers) if (!byHandler.has(handler.fn)) byHandler.set(handler.fn, reach.site);
+  }
+  for (const reach of reaches) {
+    if (suppressed.has(reach.site)) continue;
+    const holder = reach.handlers.map(({ handler }) => byHandler.get(handler.fn)).find((s) => s !== undefined);
+    if (!holder) continue;
+    const file = fileByPath.get(holder.sourceFile.getFilePath());
+    const line = file ? file.lineMap.toOriginal(holder.line) : holder.line;
+    const where = holder.sourceFile === reach.site.sourceFile ? `line ${line}` : `${path.basename(holder.sourceFile.getFilePath())}:${line}`;
+    held.set(reach, {
+      site: reach.site,
+      status: 'flagged',
+      reason: `its handler also holds a request suppressed with mcp-mrtr-ignore (${where}), and a handler is migrated whole or not at all`,
+      advice: 'migrate this handler by hand, or suppress this request too',
+    });
+  }
+  return held;
 }
 
 function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): SiteDecision {

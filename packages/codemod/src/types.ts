@@ -4,7 +4,8 @@
  */
 import type { LegacyMethod, RequestKind } from '@mcp-mrtr/surface';
 
-export type SiteStatus = 'migrated' | 'flagged';
+/** `suppressed`: covered by a reasoned `// mcp-mrtr-ignore: <reason>` comment, left as it is and unmarked. */
+export type SiteStatus = 'migrated' | 'flagged' | 'suppressed';
 
 export interface SiteResult {
   /** 1-based line of the legacy call in the ORIGINAL file. */
@@ -15,7 +16,7 @@ export interface SiteResult {
   method: LegacyMethod | 'serving' | 'session-state' | 'test-mock';
   kind?: RequestKind;
   status: SiteStatus;
-  /** Why the site was flagged (always set when flagged), or a note on how it was migrated. */
+  /** Why the site was flagged (always set when flagged), the suppression's reason, or a note on how it was migrated. */
   reason?: string;
   /** Advice for a person: what to do instead. */
   advice?: string;
@@ -29,6 +30,10 @@ export interface SiteResult {
    * migrated for the tool that now has its own copy).
    */
   callers?: Array<{ caller: string; status: SiteStatus; reason?: string }>;
+  /** With `check --baseline`: whether the site was in the baseline or is new since. */
+  baseline?: 'known' | 'new';
+  /** Enclosing named functions and registration callbacks, outermost first (`createServer > registerTool(delete_file)`). */
+  scope?: string;
 }
 
 export type FileStatus =
@@ -58,6 +63,8 @@ export interface FileResult {
   error?: string;
   /** What the official v1-to-v2 upgrade asks a person to check in this file (`<line>: <message>`). */
   notes?: string[];
+  /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing), 1-based in the original text. */
+  suppressionsWithoutReason?: Array<{ line: number; column: number }>;
 }
 
 export interface PackageJsonChange {
@@ -71,11 +78,16 @@ export interface PackageJsonChange {
 }
 
 export interface MigrationSummary {
+  /** Sites still to attend to: migrated + flagged (suppressed ones are counted apart). */
   sitesFound: number;
   sitesMigrated: number;
   sitesFlagged: number;
   filesChanged: number;
   filesFailed: number;
+  /** Sites left alone under a reasoned `mcp-mrtr-ignore` comment. */
+  sitesSuppressed?: number;
+  /** `mcp-mrtr-ignore` directives without a reason. */
+  suppressionsWithoutReason?: number;
 }
 
 export interface MigrationResult {

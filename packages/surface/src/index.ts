@@ -347,6 +347,50 @@ export function replacementFor(method: LegacyMethod): string {
 export const TODO_MARKER = '@mcp-mrtr-todo';
 export const PROJECT_DOCS_BASE = 'https://github.com/mcp-mrtr/mcp-mrtr/blob/main';
 
+/*
+ * ---- Suppression comments, honoured alike by `mcp-mrtr check`, `mcp-mrtr migrate` and the plugin. ----
+ *
+ *   // mcp-mrtr-ignore: <reason>
+ *   await server.server.listRoots();
+ *
+ * A comment (line or block) whose text starts with the directive suppresses the legacy request that
+ * starts on the next line of code (comments in between, such as an `@mcp-mrtr-todo` marker, are
+ * skipped) or, placed at the end of a line of code, the request that starts on that line. The
+ * statement holding a request counts too: a comment above `await Promise.all([...])` covers every
+ * request in it. The reason is required: a directive without one suppresses nothing and is reported.
+ */
+export const SUPPRESSION_DIRECTIVE = 'mcp-mrtr-ignore';
+
+export interface ParsedSuppression {
+  /** The reason after the directive, whitespace collapsed; undefined when missing. */
+  reason?: string;
+}
+
+const SUPPRESSION_PATTERN = new RegExp(`^[\\s*]*${SUPPRESSION_DIRECTIVE}(?![\\w-])\\s*:?([\\s\\S]*)$`);
+
+/** The suppression a comment's text (without `//` or the block delimiters) holds, if it is one. */
+export function parseSuppression(commentText: string): ParsedSuppression | undefined {
+  const match = SUPPRESSION_PATTERN.exec(commentText);
+  if (!match) return undefined;
+  const reason = match[1]!.replace(/\s*\*+\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return reason ? { reason } : {};
+}
+
+/** Only whitespace and comments. */
+const TRIVIA_ONLY = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/;
+
+/**
+ * Whether a suppression comment at `[commentStart, commentEnd)` of `text` covers code that starts on
+ * the line beginning at offset `lineStart`: the comment sits alone on its line(s) with only
+ * whitespace and comments between it and that line, or trails code on that very line.
+ */
+export function suppressionCovers(text: string, commentStart: number, commentEnd: number, lineStart: number): boolean {
+  const commentLineStart = text.lastIndexOf('\n', commentStart - 1) + 1;
+  const ownLine = text.slice(commentLineStart, commentStart).trim() === '';
+  if (!ownLine) return commentLineStart === lineStart;
+  return commentEnd <= lineStart && TRIVIA_ONLY.test(text.slice(commentEnd, lineStart));
+}
+
 /* ---- Tables used by the plugin's safety rules (no-sensitive-elicitation ... require-request-state-binding). ---- */
 
 /**

@@ -106,7 +106,8 @@ export interface CallerDecision {
 /** A decision about one site, produced by analyse/plan, consumed by rewrite and report. */
 export interface SiteDecision {
   site: Site;
-  status: 'migrated' | 'flagged';
+  /** `suppressed`: under a reasoned `mcp-mrtr-ignore` comment; never handed to the rewrite stage. */
+  status: 'migrated' | 'flagged' | 'suppressed';
   reason?: string;
   advice?: string;
   /** Wire key chosen for the request (when migrated). */

@@ -6,7 +6,9 @@
  * plus optional detail (column, kind, advice, handler, file error, package.json changes).
  * Paths are relative to the working directory, with forward slashes. In a run that writes nothing
  * (`check`, `migrate --dry-run`) statuses say what a migration would do: `would-migrate`,
- * `would-change`, `would-create`.
+ * `would-change`, `would-create`. A site under a reasoned `// mcp-mrtr-ignore: <reason>` comment
+ * has status `suppressed` and the comment's reason; it is counted in `summary.sitesSuppressed`, not
+ * in `sitesFound`.
  */
 import type { FileStatus, MigrationResult, MigrationSummary, SiteResult, SiteStatus } from '../types.js';
 import { displayPath } from './paths.js';
@@ -30,6 +32,8 @@ export interface JsonSite {
   advice?: string;
   handler?: string;
   callers?: SiteResult['callers'];
+  /** With `check --baseline`: in the baseline, or new since. */
+  baseline?: 'known' | 'new';
 }
 
 export interface JsonFile {
@@ -38,6 +42,8 @@ export interface JsonFile {
   error?: string;
   /** What the official v1-to-v2 upgrade asks a person to check. */
   notes?: string[];
+  /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing). */
+  suppressionsWithoutReason?: Array<{ line: number; column: number }>;
   sites: JsonSite[];
 }
 
@@ -76,6 +82,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
       status: fileStatus(file.status),
       ...(file.error ? { error: file.error } : {}),
       ...(file.notes ? { notes: file.notes } : {}),
+      ...(file.suppressionsWithoutReason ? { suppressionsWithoutReason: file.suppressionsWithoutReason } : {}),
       sites: file.sites.map((site) => ({
         line: site.line,
         column: site.column,
@@ -86,6 +93,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
         ...(site.advice ? { advice: site.advice } : {}),
         ...(site.handler ? { handler: site.handler } : {}),
         ...(site.callers ? { callers: site.callers } : {}),
+        ...(site.baseline ? { baseline: site.baseline } : {}),
       })),
     })),
     packageJson: result.packageJsonChanges.map((change) => ({

@@ -93,6 +93,13 @@ const RULES = {
     full: 'Code that `mcp-mrtr migrate` rewrites for MCP 2026-07-28.',
     level: 'warning',
   },
+  'suppression-without-reason': {
+    id: 'mcp-mrtr/suppression-without-reason',
+    name: 'SuppressionWithoutReason',
+    short: 'mcp-mrtr-ignore comment without a reason',
+    full: 'A `// mcp-mrtr-ignore` comment must say why the request stays (`// mcp-mrtr-ignore: <reason>`). Without a reason it suppresses nothing.',
+    level: 'warning',
+  },
   'file-error': {
     id: 'mcp-mrtr/file-error',
     name: 'FileError',
@@ -105,9 +112,11 @@ const RULES = {
 type RuleKey = keyof typeof RULES;
 
 function ruleKeyFor(site: SiteResult): RuleKey {
-  const key = `${site.status === 'flagged' ? 'flagged' : 'legacy'}:${site.method}`;
+  // a suppressed site is reported under the rule it would break, with an in-source suppression
+  const unmigrated = site.status !== 'migrated';
+  const key = `${unmigrated ? 'flagged' : 'legacy'}:${site.method}`;
   if (key in RULES) return key as RuleKey;
-  return site.status === 'flagged' ? 'flagged:serving' : 'legacy:other';
+  return unmigrated ? 'flagged:serving' : 'legacy:other';
 }
 
 export interface SarifOptions {
@@ -134,6 +143,10 @@ export function toSarif(result: MigrationResult, options: SarifOptions): SarifLo
   const results: unknown[] = [];
   for (const file of result.files) {
     if (file.status === 'failed') results.push(fileErrorResult(file, uri(file.path), indexOf('file-error')));
+    for (const at of file.suppressionsWithoutReason ?? []) {
+      const rule = RULES['suppression-without-reason'];
+      results.push({ ruleId: rule.id, ruleIndex: indexOf('suppression-without-reason'), level: rule.level, message: { text: rule.full }, locations: [location(uri(file.path), at.line, at.column)] });
+    }
     for (const site of file.sites) {
       if (site.status === 'migrated' && options.command !== 'check') continue;
       const key = ruleKeyFor(site);
@@ -184,7 +197,12 @@ function location(uri: string, line?: number, column?: number) {
 
 function siteResult(site: SiteResult, uri: string, key: RuleKey, ruleIndex: number, command: 'migrate' | 'check') {
   const rule: RuleInfo = RULES[key];
-  const what = site.status === 'flagged' ? `not migrated: ${site.reason ?? 'no reason given'}` : `${command === 'check' ? 'would be migrated' : 'migrated'}${site.reason ? `: ${site.reason}` : ''}`;
+  const what =
+    site.status === 'flagged'
+      ? `not migrated: ${site.reason ?? 'no reason given'}`
+      : site.status === 'suppressed'
+        ? `suppressed: ${site.reason ?? ''}`
+        : `${command === 'check' ? 'would be migrated' : 'migrated'}${site.reason ? `: ${site.reason}` : ''}`;
   const text = `${site.method}${site.handler ? ` in ${site.handler}` : ''}: ${what}${site.advice ? `. ${site.advice}` : ''}`;
   return {
     ruleId: rule.id,
@@ -193,6 +211,9 @@ function siteResult(site: SiteResult, uri: string, key: RuleKey, ruleIndex: numb
     message: { text },
     locations: [location(uri, site.line, site.column)],
     properties: { method: site.method, status: site.status, ...(site.kind ? { kind: site.kind } : {}) },
+    ...(site.baseline ? { baselineState: site.baseline === 'new' ? 'new' : 'unchanged' } : {}),
+    // GitHub code scanning shows these as closed with the justification
+    ...(site.status === 'suppressed' ? { suppressions: [{ kind: 'inSource', justification: site.reason ?? '' }] } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * (with file:line and why), which files and package.json entries changed, how to format them, and
  * the command that finds every `@mcp-mrtr-todo` marker.
  */
-import { DEFAULT_STATE_KEY_ENV, MIN_STATE_KEY_BYTES, TODO_MARKER } from '@mcp-mrtr/surface';
+import { DEFAULT_STATE_KEY_ENV, MIN_STATE_KEY_BYTES, SUPPRESSION_DIRECTIVE, TODO_MARKER } from '@mcp-mrtr/surface';
 import type { MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
@@ -68,7 +68,11 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
   const c = colours(options.color ?? false);
   const rel = (p: string) => displayPath(p, options.cwd);
   const out: string[] = [];
-  const all = result.files.flatMap((f) => f.sites.map((site) => ({ file: f, site })));
+  const listed = result.files.flatMap((f) => f.sites.map((site) => ({ file: f, site })));
+  // suppressed sites are listed apart and counted in neither the header nor the verdict
+  const all = listed.filter((x) => x.site.status !== 'suppressed');
+  const suppressed = listed.filter((x) => x.site.status === 'suppressed');
+  const unreasoned = result.files.flatMap((f) => (f.suppressionsWithoutReason ?? []).map((at) => ({ file: f, at })));
   const migrated = all.filter((x) => x.site.status === 'migrated');
   const flagged = all.filter((x) => x.site.status === 'flagged');
   const check = options.command === 'check';
@@ -95,6 +99,15 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       if (site.status === 'flagged' && site.advice) out.push(`      ${c.dim(site.advice)}`);
       out.push(...callerLines(site));
     }
+  }
+
+  if (suppressed.length > 0) {
+    out.push('', c.bold(`Suppressed with ${SUPPRESSION_DIRECTIVE} (${suppressed.length}), ${check ? 'not counted' : 'left as they are, unmarked'}:`));
+    for (const { file, site } of suppressed) out.push(`  ${rel(file.path)}:${site.line}:${site.column}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${c.dim(site.reason ?? '')}`);
+  }
+  if (unreasoned.length > 0) {
+    out.push('', c.bold(c.yellow(`${SUPPRESSION_DIRECTIVE} comments without a reason (${unreasoned.length}), which suppress nothing:`)));
+    for (const { file, at } of unreasoned) out.push(`  ${c.yellow(`${rel(file.path)}:${at.line}:${at.column}`)}  write it as // ${SUPPRESSION_DIRECTIVE}: <why this request stays>`);
   }
 
   const flaggedCode = flagged.filter((x) => x.site.method !== 'test-mock');
@@ -173,7 +186,8 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
 
   out.push('');
   if (check) {
-    if (all.length === 0) out.push('No legacy server-to-client requests found.');
+    if (all.length === 0 && suppressed.length > 0) out.push(`No legacy server-to-client request left to attend to (${suppressed.length} suppressed).`);
+    else if (all.length === 0) out.push('No legacy server-to-client requests found.');
     // `migrate` would only add markers here: pointing at it would promise a rewrite that does not come
     else if (summary.sitesMigrated === 0) out.push('No site here can be migrated automatically: each needs a change by hand (reasons above).');
     else out.push(`Migrate with: mcp-mrtr migrate ${options.paths.map(quote).join(' ')}`);

@@ -191,7 +191,7 @@ describe('migrate', () => {
     expect(run.status).toBe(1);
     const report = JSON.parse(read(root, 'reports/mrtr.json'));
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
-    expect(report.summary).toEqual({ sitesFound: 2, sitesMigrated: 1, sitesFlagged: 1, filesChanged: 2, filesFailed: 0 });
+    expect(report.summary).toEqual({ sitesFound: 2, sitesMigrated: 1, sitesFlagged: 1, filesChanged: 2, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
     const byPath = Object.fromEntries(report.files.map((f: { path: string }) => [f.path, f]));
     expect(byPath['src/server.ts']).toMatchObject({ status: 'changed', sites: [{ line: 7, method: 'elicitation/create', status: 'migrated' }] });
     expect(byPath['src/roots.ts']).toMatchObject({ status: 'flagged', sites: [{ line: 7, method: 'roots/list', status: 'flagged', reason: expect.any(String) }] });

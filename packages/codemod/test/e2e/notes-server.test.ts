@@ -308,7 +308,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       ...spyStatements().map((line) => ({ file: 'test/tools.test.ts', line, method: 'test-mock', status: 'migrated' })),
     ]);
     expect(linesOf('test/tools.test.ts', 'spyOn(')).toHaveLength(7);
-    expect(report.summary).toEqual({ sitesFound: 16, sitesMigrated: 15, sitesFlagged: 1, filesChanged: 11, filesFailed: 0 });
+    expect(report.summary).toEqual({ sitesFound: 16, sitesMigrated: 15, sitesFlagged: 1, filesChanged: 11, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
     // filesChanged counts rewritten files; the codec module is listed as created
     expect(report.files.filter((f) => f.status === 'created').map((f) => f.path)).toEqual(['src/mcp-request-state.ts']);
 
@@ -483,7 +483,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       expect(snapshot(dir)).toEqual(before);
       expect(git(dir, 'status', '--porcelain')).toBe('');
       const again = JSON.parse(fs.readFileSync(path.join(reports, 'second.json'), 'utf8')) as Report;
-      expect(again.summary).toEqual({ sitesFound: 1, sitesMigrated: 0, sitesFlagged: 1, filesChanged: 0, filesFailed: 0 });
+      expect(again.summary).toEqual({ sitesFound: 1, sitesMigrated: 0, sitesFlagged: 1, filesChanged: 0, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
       expect(second).toBe(1);
 
       expect(check).toBe(1);

@@ -21,6 +21,7 @@ import {
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
+import { suppressionOf } from '../utils/suppressions.js';
 import {
   findProperty,
   localNamesOf,
@@ -155,7 +156,7 @@ export default createRule<[], MessageId>({
 
     return {
       Program() {
-        for (const site of legacySites) context.report({ node: site.node, messageId: messageFor(site.method) });
+        for (const site of legacySites) if (!suppressionOf(sourceCode, site.node)) context.report({ node: site.node, messageId: messageFor(site.method) });
       },
       CallExpression(call) {
         const callee = unwrap(call.callee);

@@ -3,6 +3,7 @@ import {
   MRTR_HANDLER_DESCRIPTION,
   NON_HANDLER_ADVICE,
   URL_ELICITATION_REPLACEMENT,
+  SUPPRESSION_DIRECTIVE,
   mayContainLegacySite,
   replacementFor,
 } from '@mcp-mrtr/surface';
@@ -11,8 +12,9 @@ import { getPropertyName, outerParent } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { findLegacySites, type LegacySite } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
+import { suppressionComments, suppressionOf } from '../utils/suppressions.js';
 
-type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler' | 'detachedRequest';
+type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler' | 'detachedRequest' | 'suppressionWithoutReason';
 
 const SHAPE_LABEL: Record<LegacySite['shape'], string> = {
   'server-method': 'server method call',
@@ -71,6 +73,8 @@ export default createRule<[], MessageId>({
         'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and this code runs outside ' +
         MRTR_HANDLER_DESCRIPTION +
         ', so it has no MRTR form: {{advice}}.',
+      suppressionWithoutReason:
+        `${SUPPRESSION_DIRECTIVE} needs a reason: write \`// ${SUPPRESSION_DIRECTIVE}: <why this request stays>\`. Without one it suppresses nothing.`,
       detachedRequest:
         'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and its answer is never awaited, so it has no MRTR form: {{advice}}.',
     },
@@ -78,10 +82,13 @@ export default createRule<[], MessageId>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    if (!mayContainLegacySite(sourceCode.text)) return {};
+    if (!mayContainLegacySite(sourceCode.text) && !sourceCode.text.includes(SUPPRESSION_DIRECTIVE)) return {};
     return {
       Program() {
-        const sites = findLegacySites(sourceCode);
+        for (const s of suppressionComments(sourceCode)) {
+          if (s.reason === undefined) context.report({ loc: s.comment.loc, messageId: 'suppressionWithoutReason' });
+        }
+        const sites = findLegacySites(sourceCode).filter((site) => !suppressionOf(sourceCode, site.node));
         if (sites.length === 0) return;
         const resolver = getMcpContextResolver(sourceCode);
         for (const site of sites) {
