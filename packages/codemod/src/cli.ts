@@ -245,6 +245,7 @@ async function runCheck(args: CheckArgs): Promise<number> {
   const cwd = process.cwd();
   checkTsconfig(args, cwd);
   if (args.updateBaseline && !args.baseline) throw new UsageError('--update-baseline needs --baseline <file>');
+  if (args.handoff === STDOUT) throw new UsageError('--handoff needs a file name');
   const reportTakesStdout = reportOnStdout(args);
   const { result, skipped } = await analyse(args.paths, cwd, { tsconfig: args.tsconfig, ignore: args.ignore });
   let gate: BaselineGate | undefined;
@@ -258,7 +259,6 @@ async function runCheck(args: CheckArgs): Promise<number> {
   writeReports(result, args, 'check', cwd, true);
   let handoff = '';
   if (args.handoff) {
-    if (args.handoff === STDOUT) throw new UsageError('--handoff needs a file name');
     writeReport(args.handoff, formatHandoff(result, { cwd, paths: args.paths }), cwd);
     handoff = `\nHand-off brief for ${flaggedSites(result).length} flagged site(s) written to ${args.handoff}.\n`;
   }
