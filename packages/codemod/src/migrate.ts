@@ -26,10 +26,11 @@ import { planPackageJsonChanges } from './engine/package-json.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches } from './engine/reach/index.js';
 import { loadRewriteStage, type RewriteStage } from './engine/rewrite-stage.js';
-import { applyServingRewrites, SERVING_ADVICE, type ServingFinding } from './engine/serving/index.js';
+import { applyServingRewrites, guardFinding, SERVING_ADVICE, sessionCapabilityReads, type ServingFinding } from './engine/serving/index.js';
 import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
 import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
-import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
+import { abbreviateComment, detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
+import { restoreComments } from './engine/comments.js';
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
 import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
@@ -318,13 +319,23 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   timings.mark('rewrite');
   // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
   const serving = new Map<string, ServingFinding[]>();
+  // capability checks that read the session: with them, switching the hosting would silently turn
+  // their features off for 2026-07-28 clients (capability-guards.ts)
+  const sessionReads = loaded.filter((f) => !f.failed).flatMap((f) => sessionCapabilityReads(f.sourceFile, options.cwd ?? process.cwd()));
   for (const file of loaded) {
     if (file.failed) continue;
     try {
-      const findings = applyServingRewrites(file.sourceFile, ctx);
+      const findings = applyServingRewrites(file.sourceFile, ctx, sessionReads);
       if (findings.length > 0) serving.set(file.path, findings);
     } catch (error) {
       file.notes.push(`serving analysis failed: ${(error as Error).message}`);
+    }
+  }
+  const statelessHosting = [...serving.values()].some((list) => list.some((f) => f.method === 'serving')) || loaded.some((f) => /\b(serveStdio|createMcpHandler)\(/.test(f.sourceFile.getFullText()));
+  if (statelessHosting) {
+    for (const read of sessionReads) {
+      const filePath = read.node.getSourceFile().getFilePath() as string;
+      serving.set(filePath, [...(serving.get(filePath) ?? []), guardFinding(read)]);
     }
   }
 
@@ -353,6 +364,9 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
+  // The upgrade's own output is checked too: a compiler error it leaves (and no repair covered) is
+  // marked at its line with the compiler's message, never written silently.
+  const upgradeErrors = typeChecked ? upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed)) : new Map<string, TypeError[]>();
 
   timings.mark('verify');
   // 10. markers
@@ -363,14 +377,28 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       .map((s) => decisionBySite.get(s)!)
       .filter((d) => d.status === 'flagged');
     const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
-    if (flagged.length === 0 && servingFlags.length === 0) continue;
+    const typeErrors = upgradeErrors.get(file.path) ?? [];
+    if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0) continue;
     const before = file.sourceFile.getFullText();
     const requests: MarkerRequest[] = [
       ...locateFlagged(file, flagged, ctx),
       ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
+      ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: TYPE_ERROR_ADVICE })),
     ];
     addMarkers(file.sourceFile, requests);
     if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);
+  }
+
+  // comments the rewrite or the serving stage dropped go back where they were (the upgrade's own
+  // were put back in the upgrade stage, against the original text); after the markers, whose
+  // serving flags hold nodes of the current text. Only comments are added, so verify still holds.
+  for (const file of loaded) {
+    const before = preRewrite.get(file.path)!;
+    const after = file.sourceFile.getFullText();
+    if (file.failed || after === before) continue;
+    const kept = restoreComments(before, after, scriptKindOf(file.path));
+    if (kept.text !== after) file.sourceFile.replaceWithText(kept.text);
+    for (const comment of kept.lost) file.notes.push(`a comment the rewrite dropped could not be put back: ${abbreviateComment(comment)}`);
   }
 
   timings.mark('markers');
@@ -405,7 +433,16 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       ...(f.advice ? { advice: f.advice } : {}),
       ...(f.snippet ? { snippet: f.snippet } : {}),
     }));
-    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites].sort((a, b) => a.line - b.line || a.column - b.column);
+    const typeErrorSites = (upgradeErrors.get(file.path) ?? []).map((e): SiteResult => ({
+      line: file.lineMap.toOriginal(e.line),
+      column: e.column,
+      method: 'type-error',
+      status: 'flagged',
+      reason: typeErrorReason(e),
+      advice: TYPE_ERROR_ADVICE,
+      snippet: e.snippet,
+    }));
+    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites].sort((a, b) => a.line - b.line || a.column - b.column);
     const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
     const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));
     let body = file.sourceFile.getFullText();
@@ -594,6 +631,72 @@ function verifyChanges(
 }
 
 const MISSING_MODULE_CODES = [2307, 2792];
+
+interface TypeError {
+  /** As `errorKeys` spells it (compared with the original's). */
+  key: string;
+  /** The compiler's message, its first level only (the elaboration can run to pages). */
+  message: string;
+  start: number;
+  /** 1-based, in the file's current text. */
+  line: number;
+  column: number;
+  snippet: string;
+}
+
+const TYPE_ERROR_ADVICE = 'the v1-to-v2 upgrade of this line does not compile and no automatic repair covers it: adapt it to the v2 API by hand (the v2 migration guide lists the renamed and stricter types)';
+
+function typeErrorReason(e: TypeError): string {
+  return `the v1-to-v2 upgrade leaves a type error here: ${e.message}`;
+}
+
+/**
+ * Type errors of each upgraded file that its original (v1) text did not have. Only files with
+ * errors after are checked on their original text (one more program), as verify does.
+ */
+function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]> {
+  const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
+  const candidates = files.filter((f) => after.get(f.path)!.length > 0);
+  const out = new Map<string, TypeError[]>();
+  if (candidates.length === 0) return out;
+  const current = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
+  for (const f of candidates) f.sourceFile.replaceWithText(f.sliced?.body ?? f.source.body);
+  const before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+  for (const f of candidates) {
+    f.sourceFile.replaceWithText(current.get(f.path)!);
+    const errors = after.get(f.path)!;
+    const added = new Set(newErrors(before.get(f.path)!, errors.map((e) => e.key)));
+    // the first occurrences of a key the original also had are the original's
+    const remaining = new Map<string, number>();
+    for (const key of before.get(f.path)!) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+    const fresh = errors.filter((e) => {
+      const n = remaining.get(e.key) ?? 0;
+      if (n > 0) {
+        remaining.set(e.key, n - 1);
+        return false;
+      }
+      return added.has(e.key);
+    });
+    if (fresh.length > 0) out.set(f.path, fresh);
+  }
+  return out;
+}
+
+function typeErrors(sf: SourceFile): TypeError[] {
+  const program = sf.getProject().getProgram().compilerObject;
+  const text = sf.getFullText();
+  return [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)]
+    .filter((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined)
+    .map((d) => {
+      const { line, column } = sf.getLineAndColumnAtPos(d.start!);
+      const key = `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`;
+      const lineText = text.slice(text.lastIndexOf('\n', d.start! - 1) + 1, text.indexOf('\n', d.start!) < 0 ? text.length : text.indexOf('\n', d.start!)).trim();
+      const head = `TS${d.code}: ${typeof d.messageText === 'string' ? d.messageText : d.messageText.messageText}`;
+      const message = head.length > 200 ? `${head.slice(0, 197)}...` : head;
+      return { key, message, start: d.start!, line, column, snippet: lineText.length > 80 ? `${lineText.slice(0, 77)}...` : lineText };
+    })
+    .filter((e) => !(MISSING_MODULE_CODES.some((code) => e.key.startsWith(`TS${code}:`)) && e.key.includes(MCP_PACKAGE_PREFIX)));
+}
 
 function errorKeys(sf: SourceFile): string[] {
   // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when

@@ -12,8 +12,11 @@ export interface SiteResult {
   line: number;
   /** 1-based column of the legacy call in the ORIGINAL file. */
   column: number;
-  /** Wire method of the legacy request, e.g. `elicitation/create`; `serving` for transport rewrites. */
-  method: LegacyMethod | 'serving' | 'session-state' | 'test-mock';
+  /**
+   * Wire method of the legacy request, e.g. `elicitation/create`; `serving` for transport rewrites;
+   * `type-error` for a compiler error the v1-to-v2 upgrade leaves that no repair covers.
+   */
+  method: LegacyMethod | 'serving' | 'session-state' | 'test-mock' | 'type-error';
   kind?: RequestKind;
   status: SiteStatus;
   /** Why the site was flagged (always set when flagged), the suppression's reason, or a note on how it was migrated. */

@@ -59,5 +59,6 @@ export function statementRange(sourceFile: SourceFile, node: Node): { start: num
 
 /** The file's indentation unit (two spaces unless its first indented line says otherwise). */
 export function indentUnit(sourceFile: SourceFile): string {
-  return /\n( +|\t)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+  // a doc comment's ` * ` continuation lines are not indentation
+  return /\n( +|\t)(?!\*)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
 }

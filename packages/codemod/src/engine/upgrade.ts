@@ -4,7 +4,11 @@
  */
 import { getMigration, type TransformContext } from '@modelcontextprotocol/codemod';
 import type { SourceFile } from 'ts-morph';
+import { diffArrays } from 'diff';
 import { LEGACY_SDK_PACKAGE, MCP_PACKAGE_PREFIX, TARGET_CLIENT_PACKAGE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { restoreComments } from './comments.js';
+import { scriptKindOf } from './script-kind.js';
+import { repairUpgrade } from './upgrade-repairs.js';
 
 export type ProjectType = TransformContext['projectType'];
 
@@ -56,11 +60,14 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
       // what a person must check (warnings, errors); `info` only describes what the transform did
       for (const d of result.diagnostics) if (!d.advisoryOnly && String(d.level) !== 'info') notes.push(`${d.line}: ${d.message}`);
     }
+    if (changes > 0) notes.push(...repairUpgrade(sourceFile));
   } catch (error) {
     sourceFile.replaceWithText(before);
     return { changed: false, notes, error: `v1-to-v2 upgrade failed: ${(error as Error).message}` };
   }
   keepQuoteStyle(sourceFile, before);
+  keepIndentation(sourceFile, before);
+  keepComments(sourceFile, before, notes);
   return { changed: changes > 0 && sourceFile.getFullText() !== before, notes };
 }
 
@@ -81,4 +88,60 @@ function keepQuoteStyle(sourceFile: SourceFile, before: string): void {
   let text = sourceFile.getFullText();
   for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
   sourceFile.replaceWithText(text);
+}
+
+/**
+ * The transforms rebuild import declarations and re-print handlers: a comment on an import (a
+ * file-header doc comment included) can be dropped or left above another statement. Every comment
+ * goes back next to the code it documented.
+ */
+function keepComments(sourceFile: SourceFile, before: string, notes: string[]): void {
+  const after = sourceFile.getFullText();
+  const outcome = restoreComments(before, after, scriptKindOf(sourceFile.getFilePath()), { move: true });
+  if (outcome.text !== after) sourceFile.replaceWithText(outcome.text);
+  for (const comment of outcome.lost) notes.push(`the v1-to-v2 upgrade dropped a comment that could not be put back: ${abbreviateComment(comment)}`);
+}
+
+export function abbreviateComment(comment: string): string {
+  const flat = comment.replace(/\s+/g, ' ');
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}
+
+/**
+ * The transforms re-print a migrated registration's callback with their own indentation (a body
+ * indented two levels deeper than before). Lines they left as they were get their original
+ * indentation back; the lines they changed keep theirs.
+ */
+function keepIndentation(sourceFile: SourceFile, before: string): void {
+  const after = sourceFile.getFullText();
+  const eol = after.includes('\r\n') ? '\r\n' : '\n';
+  const a = before.split(/\r?\n/);
+  const b = after.split(/\r?\n/);
+  const indentOf = (line: string) => /^[ \t]*/.exec(line)![0];
+  let i = 0;
+  let j = 0;
+  const next = [...b];
+  const reindent = (from: number, to: number) => {
+    if (b[to]!.trim() !== '') next[to] = indentOf(a[from]!) + b[to]!.trimStart();
+  };
+  const changes = diffArrays(
+    a.map((l) => l.trim()),
+    b.map((l) => l.trim()),
+  );
+  for (let c = 0; c < changes.length; c++) {
+    const change = changes[c]!;
+    const count = change.count ?? change.value.length;
+    const following = changes[c + 1];
+    if (change.removed && following?.added && (following.count ?? following.value.length) === count) {
+      // a line the transforms rewrote in place (McpError → ProtocolError): its original indentation
+      for (let k = 0; k < count; k++) reindent(i + k, j + k);
+      i += count;
+      j += count;
+      c++;
+    } else if (change.added) j += count;
+    else if (change.removed) i += count;
+    else for (let k = 0; k < count; k++, i++, j++) reindent(i, j);
+  }
+  const text = next.join(eol);
+  if (text !== after) sourceFile.replaceWithText(text);
 }

@@ -38,6 +38,7 @@ const KIND_LABEL: Record<string, string> = {
   serving: 'serving',
   'session-state': 'session state',
   'test-mock': 'test mocks',
+  'type-error': 'type errors',
 };
 
 function label(site: SiteResult): string {

@@ -76,11 +76,14 @@ export function wrapConstruction(
   for (let i = 2; taken.has(factory); i++) factory = i === 2 ? 'createMcpServer' : `createMcpServer${i - 1}`;
   const indent = indentOf(declaration);
   const unit = indentUnit(sourceFile);
-  const body = [declaration, ...moved].map((s) => shiftIndent(s.getText(), indentOf(s), indent + unit)).join('\n');
+  // a moved registration takes the comments on the lines above it along
+  const full = sourceFile.getFullText();
+  const withComments = (s: Statement) => full.slice(commentedStart(s), s.getEnd());
+  const body = [declaration, ...moved].map((s, i) => shiftIndent(i === 0 ? s.getText() : withComments(s), indentOf(s), indent + unit)).join('\n');
   const text = `function ${factory}() {\n${body}\n${indent}${unit}return ${name};\n${indent}}`;
   // the factory takes the construction's place; the registrations it now holds leave theirs
   const edits: TextEdit[] = [{ start: declaration.getStart(), end: declaration.getEnd(), text }];
-  for (const statement of moved) edits.push({ ...statementRange(sourceFile, statement), text: '' });
+  for (const statement of moved) edits.push({ ...statementRange(sourceFile, statement), start: lineStartOf(full, commentedStart(statement)), text: '' });
   return { name: factory, edits };
 }
 
@@ -107,4 +110,20 @@ export function leftmostIdentifier(expr: Node): string | undefined {
     else return undefined;
   }
   return undefined;
+}
+
+/** Where a statement starts with the comments on the lines directly above it (no blank line between). */
+function commentedStart(statement: Statement): number {
+  const full = statement.getSourceFile().getFullText();
+  let start = statement.getStart();
+  for (const range of [...statement.getLeadingCommentRanges()].reverse()) {
+    const between = full.slice(range.getEnd(), start);
+    if (/\n[ \t]*\r?\n/.test(between) || !/^[ \t]*$/.test(full.slice(lineStartOf(full, range.getPos()), range.getPos()))) break;
+    start = range.getPos();
+  }
+  return start;
+}
+
+function lineStartOf(text: string, pos: number): number {
+  return text.lastIndexOf('\n', pos - 1) + 1;
 }

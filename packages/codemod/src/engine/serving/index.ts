@@ -20,16 +20,33 @@ import { speaksMcp } from '../prefilter.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 import { rewriteHttpHosting, transportClassOf } from './http.js';
 import { connectCalls, rewriteStdioConnect } from './stdio.js';
+import { hostingKeptReason, type SessionCapabilityRead } from './capability-guards.js';
 
 export { SERVING_ADVICE, type ServingFinding } from './findings.js';
+export { guardFinding, sessionCapabilityReads, type SessionCapabilityRead } from './capability-guards.js';
 
 const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPORTS];
 
-export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext): ServingFinding[] {
+/**
+ * `sessionReads`: the project's capability checks that read the session (capability-guards.ts);
+ * while there are any, switching the hosting would turn their features off for 2026-07-28 clients,
+ * so every hosting is flagged with that reason instead.
+ */
+export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, sessionReads: SessionCapabilityRead[] = []): ServingFinding[] {
   const text = sourceFile.getFullText();
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
-  if (mentionsTransport) {
+  if (mentionsTransport && sessionReads.length > 0) {
+    const kept = hostingKeptReason(sessionReads);
+    for (const connect of connectCalls(sourceFile)) findings.push(flag(connect, `server.connect(new StdioServerTransport()) serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.stdio));
+    const served = servedTransports(sourceFile, ctx);
+    for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
+      if (!served.has(created)) continue;
+      const cls = transportClassOf(created);
+      if (SSE_TRANSPORTS.includes(cls)) findings.push(flag(created, `${cls} hosting serves the 2024/2025 era only`, SERVING_ADVICE.sse));
+      else if (HTTP_TRANSPORTS.includes(cls) && !text.includes(TARGET.isLegacyRequest)) findings.push(flag(created, `${cls} hosting serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.http));
+    }
+  } else if (mentionsTransport) {
     for (const connect of connectCalls(sourceFile)) {
       const outcome = rewriteStdioConnect(sourceFile, connect);
       findings.push(outcome);
@@ -37,7 +54,7 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext): 
     }
     if (findings.some((f) => f.status === 'migrated')) {
       // nodes were replaced: look again for what is left (a second stdio connect, HTTP hosting)
-      return [...findings, ...applyServingRewrites(sourceFile, ctx)];
+      return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads)];
     }
     const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
@@ -52,7 +69,7 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext): 
       const outcome = rewriteHttpHosting(sourceFile, created);
       if (!outcome) continue;
       findings.push(outcome);
-      if (outcome.status === 'migrated') return [...findings, ...applyServingRewrites(sourceFile, ctx)];
+      if (outcome.status === 'migrated') return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads)];
     }
   }
   // session maps are an MCP concern only in files that speak MCP (a web app's `req.sessionId` cache is not)
