@@ -35,6 +35,7 @@ import {
   walk,
 } from './ast.js';
 import { getTypeNames } from './types.js';
+import { callsOfFedParameter } from './fed-parameters.js';
 
 export type LegacyShape =
   /** `mcp.server.elicitInput(…)`, `server.createMessage(…)`, `this.server.listRoots(…)`, `.call/.apply`. */
@@ -256,6 +257,7 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
               claimed.add(target);
               if (name === 'bind') {
                 add(node, ref.method, 'method-reference');
+                for (const call of callsOfFedParameter(sourceCode, node)) add(call, ref.method, 'alias-call');
                 const parent = node.parent;
                 if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) addAliasCalls(parent.id, ref.method);
               } else {
@@ -334,6 +336,7 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
         const ref = legacyMember(sourceCode, node);
         if (!ref) return;
         add(node, ref.method, 'method-reference');
+        for (const call of callsOfFedParameter(sourceCode, node)) add(call, ref.method, 'alias-call');
         if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) addAliasCalls(parent.id, ref.method);
         return;
       }

@@ -20,6 +20,7 @@ import {
 import type { Site, SiteShape } from '../model.js';
 import { isMcpReqReceiver, isRequestContextReceiver, isServerReceiver, type FindContext } from './receivers.js';
 import { declarationOf, isFunctionNode, nameText, unwrapExpression, valueParent } from './resolve.js';
+import { declaresSdkRequestMethod } from './sdk-shaped.js';
 
 const SEND_REQUEST = 'sendRequest';
 const SERVER_REQUEST = 'request';
@@ -93,7 +94,7 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
       const request = requestOf(args[0], args[1]);
       if (request) return { node: call, method: request.method, shape: 'ctx-send', params: request.params };
     }
-    if (name in SERVER_METHOD_TO_LEGACY && isServerReceiver(receiver, ctx)) {
+    if (name in SERVER_METHOD_TO_LEGACY && (isServerReceiver(receiver, ctx) || declaresSdkRequestMethod(receiver, name))) {
       return { node: call, method: SERVER_METHOD_TO_LEGACY[name]!, shape: 'server-method', params: args[0] };
     }
     if (name === SEND_REQUEST && isRequestContextReceiver(receiver, ctx)) {
@@ -183,7 +184,7 @@ function legacyReference(expr: Node | undefined, ctx: FindContext, depth = 0): R
     if (name in CTX_MCPREQ_METHOD_TO_LEGACY && isMcpReqReceiver(receiver, ctx)) {
       return { kind: 'method', method: CTX_MCPREQ_METHOD_TO_LEGACY[name]! };
     }
-    if (name in SERVER_METHOD_TO_LEGACY && isServerReceiver(receiver, ctx)) {
+    if (name in SERVER_METHOD_TO_LEGACY && (isServerReceiver(receiver, ctx) || declaresSdkRequestMethod(receiver, name))) {
       return { kind: 'method', method: SERVER_METHOD_TO_LEGACY[name]! };
     }
     if (name === SEND_REQUEST && isRequestContextReceiver(receiver, ctx)) return { kind: 'generic' };

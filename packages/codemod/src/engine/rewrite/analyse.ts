@@ -9,6 +9,7 @@ import type { CallPathStep, Handler, Site } from '../model.js';
 import { firstEffect, abbreviate } from './purity.js';
 import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flow.js';
+import { awaitedRequest } from './timeout.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -87,7 +88,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
         add({ kind: 'parallel', ...base, sites: [site], keys: [] });
         continue;
       }
-      add({ kind: 'direct', ...pointForAwaited(site.node, fn, label), sites: [site], keys: [] });
+      add({ kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, label), sites: [site], keys: [] });
       continue;
     }
     if (path.length > MAX_HELPER_DEPTH) {
@@ -171,8 +172,13 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
   if (looped && shortCircuited) throw new Obstacle(`the call to helper at line ${line(shortCircuited.statement)} is evaluated only under a condition inside a loop: only rewritten in the write-once form`);
   if (looped) return { handler, fn, body, points, form: 'loop', loop: planLoop(points, looped, body, fn), sites };
   const guarded = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
-  const leaders = mergeIndependent(points, body, fn);
-  if (leaders.length === 1 && !firstEffect([...precedingCode(leaders[0]!.statement, body), ...leaders.flatMap((p) => [p, ...(p.merged ?? [])]).flatMap(pointOwnCode)], fn)) {
+  // One round per path: the groups of independent requests (each asked at once) are on mutually
+  // exclusive paths (switch cases, if/else branches that return), and nothing before a group has
+  // effects, so re-running from the top on the answer round is harmless.
+  const leaders = mergeIndependent(points, fn);
+  const groupOf = (leader: RequestPoint): RequestPoint[] => [leader, ...(leader.merged ?? [])];
+  const oneRoundPerPath = leaders.every((a, i) => leaders.slice(i + 1).every((b) => mutuallyExclusive(groupOf(a).at(-1)!.statement, b.statement, body)));
+  if (oneRoundPerPath && leaders.every((leader) => !firstEffect([...precedingCode(leader.statement, body), ...groupOf(leader).flatMap(pointOwnCode)], fn))) {
     return { handler, fn, body, points, form: 'write-once', sites };
   }
   for (const p of points) {
@@ -219,16 +225,17 @@ export function anchorOf(node: Node, body: Node): Statement {
 }
 
 /**
- * Consecutive top-level requests with no data dependency (the later one's parameters do not use the
- * earlier answer or anything computed in between, and the code in between is pure and never exits)
- * are asked in one round. Returns the points that lead a round.
+ * Consecutive requests in one statement list (the handler body, a block, a `case` clause) with no
+ * data dependency (the later one's parameters do not use the earlier answer or anything computed in
+ * between, and the code in between is pure and never exits) are asked in one round. Direct requests
+ * join direct ones; calls of single-request helpers join helper calls on the very next statement.
+ * Returns the points that lead a round.
  */
-function mergeIndependent(points: RequestPoint[], body: Block, fn: Node): RequestPoint[] {
-  const statements = body.getStatements();
+function mergeIndependent(points: RequestPoint[], fn: Node): RequestPoint[] {
   const leaders: RequestPoint[] = [];
   for (const point of points) {
     const leader = leaders[leaders.length - 1];
-    if (leader && canJoin(leader, point, statements, fn)) {
+    if (leader && canJoin(leader, point, fn)) {
       (leader.merged ??= []).push(point);
       point.mergedInto = leader;
     } else leaders.push(point);
@@ -236,12 +243,25 @@ function mergeIndependent(points: RequestPoint[], body: Block, fn: Node): Reques
   return leaders;
 }
 
-function canJoin(leader: RequestPoint, next: RequestPoint, statements: Statement[], fn: Node): boolean {
-  if (leader.kind !== 'direct' || next.kind !== 'direct') return false;
+/** The statements of the list `statement` sits in directly, when it is in one. */
+function statementList(statement: Statement): Statement[] | undefined {
+  const parent = statement.getParent();
+  if (parent && (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent))) return parent.getStatements();
+  return undefined;
+}
+
+function canJoin(leader: RequestPoint, next: RequestPoint, fn: Node): boolean {
+  const bothDirect = leader.kind === 'direct' && next.kind === 'direct';
+  const bothHelpers = leader.kind === 'helper' && next.kind === 'helper';
+  if (!bothDirect && !bothHelpers) return false;
+  const statements = statementList(leader.statement);
+  if (!statements || next.statement.getParent() !== leader.statement.getParent()) return false;
   const last = leader.merged?.[leader.merged.length - 1] ?? leader;
   const from = statements.indexOf(last.statement);
   const to = statements.indexOf(next.statement);
   if (from < 0 || to < 0 || statements.indexOf(leader.statement) < 0) return false;
+  // A helper's result may be its input_required step until the group's check: nothing may read it in between.
+  if (bothHelpers && to !== from + 1) return false;
   const between = statements.slice(from + 1, to);
   if (between.some((s) => definitelyExits(s) || s.getDescendants().some((d) => Node.isReturnStatement(d) || Node.isThrowStatement(d) || Node.isBreakStatement(d) || Node.isContinueStatement(d)))) return false;
   if (firstEffect(between, fn)) return false;
@@ -253,8 +273,8 @@ function canJoin(leader: RequestPoint, next: RequestPoint, statements: Statement
   }
   for (const s of between) for (const id of s.getDescendantsOfKind(SyntaxKind.Identifier)) bound.add(id.getText());
   if (next.binding.kind !== 'declare' || !next.binding.name) return false;
-  const params = next.sites[0]!.params;
-  return !params || !params.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => bound.has(id.getText()));
+  const inputs = next.kind === 'helper' ? next.helperCall!.getArguments() : next.sites[0]!.params ? [next.sites[0]!.params] : [];
+  return !inputs.some((input) => [input, ...input.getDescendants()].some((id) => Node.isIdentifier(id) && bound.has(id.getText())));
 }
 
 function describeNesting(statement: Node, body: Node): string {

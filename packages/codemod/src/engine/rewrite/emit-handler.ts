@@ -11,8 +11,8 @@ import { anchorOf, type HandlerWork } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
 import { contextAccess, freeName, type ContextAccess } from './context.js';
 import type { EmitEnv } from './emit.js';
-import { askWithState, askWriteOnce, helperCallLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
-import { defaultHelperKey, type HelperWork } from './helper.js';
+import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
+import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
 import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-common.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
@@ -23,9 +23,7 @@ import { quote } from './text.js';
 
 export function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall!;
-  const args = call.getArguments().map((a) => a.getText());
-  const paramCount = helper?.paramCount ?? args.length;
-  while (args.length < paramCount) args.push('undefined');
+  const args = helperArguments(call, helper);
   if (!helper?.ctxParam) args.push(ctx);
   args.push(quote(point.keys[0]!));
   const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
@@ -68,6 +66,14 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     for (const point of work.points) {
       const indent = indentOf(point.statement);
       let lines: string[];
+      if (point.mergedInto?.kind === 'helper') continue;
+      if (point.merged && point.kind === 'helper') {
+        // The group's calls are consecutive statements: one edit replaces them all.
+        const group = [point, ...point.merged];
+        const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx)).join(`\n${indent}`);
+        edits.push({ start: point.statement.getStart(), end: group.at(-1)!.statement.getEnd(), text });
+        continue;
+      }
       if (point.mergedInto) lines = followerLines.get(point)!;
       else if (point.merged) {
         const merged = mergedLines(point, env, askWriteOnce(env));
@@ -300,7 +306,11 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), `${key}${ts ? ': string' : ''}`];
   if (!helper.ctxParam && ts) fw.types.add('ServerContext');
   const last = params[params.length - 1];
-  if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
+  if (helper.senderParam !== undefined) {
+    // The sender parameter goes; the rest keep their text, followed by the context and key.
+    const kept = params.filter((_, i) => i !== helper.senderParam).map((p) => p.getText());
+    edits.push({ start: params[0]!.getStart(), end: last!.getEnd(), text: [...kept, ...added].join(', ') });
+  } else if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
   else {
     const open = helper.fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
     if (!open) throw new Obstacle(`helper \`${helper.name}\` has no parameter list`);
@@ -322,8 +332,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
     const inner = registry.get(point.helperFn!);
     if (!inner) throw new Obstacle(`helper \`${helper.name}\` calls a helper that is not rewritten`);
     const call = point.helperCall!;
-    const args = call.getArguments().map((a) => a.getText());
-    while (args.length < inner.paramCount) args.push('undefined');
+    const args = helperArguments(call, inner);
     if (!inner.ctxParam) args.push(ctx);
     args.push(key);
     const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';

@@ -81,6 +81,34 @@ export function mergedLines(leader: RequestPoint, env: EmitEnv, ask: AskStyle): 
 }
 
 /**
+ * Independent helper calls asked in one round (write-once; the calls are consecutive statements):
+ * each is called with the context and its own key, then one check returns the input requests of
+ * every call that needs an answer, together. After the check each result is its value.
+ */
+export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText: (point: RequestPoint) => string): string[] {
+  env.values.add('isInputRequiredResult');
+  env.values.add(TARGET.inputRequired);
+  const calls: string[] = [];
+  const results: string[] = [];
+  const bindings: string[] = [];
+  for (const point of group) {
+    const b = point.binding;
+    if (b.kind === 'declare' && b.name && !b.typeText) {
+      calls.push(`${b.declKind} ${b.name} = await ${callText(point)};`);
+      results.push(b.name);
+    } else {
+      const step = env.names.take(`${baseName(point.keys[0]!)}Step`);
+      calls.push(`const ${step} = await ${callText(point)};`);
+      results.push(step);
+      bindings.push(...bindingLines(b, step, undefined, env));
+    }
+  }
+  const needed = results.map((r) => `isInputRequiredResult(${r})`).join(' || ');
+  const requests = results.map((r) => `...(isInputRequiredResult(${r}) ? ${r}.inputRequests : {})`).join(', ');
+  return [...calls, `if (${needed}) return ${TARGET.inputRequired}({ inputRequests: { ${requests} } });`, ...bindings];
+}
+
+/**
  * The value bound for a point's answer. `await request.then(cb)`: the answer in a const of the legacy
  * result type first (`pre`), then `await (cb)(thatConst)` (no longer the result type).
  */

@@ -118,6 +118,8 @@ function legacyCapabilitiesFallback(site: Site): string | undefined {
   const receiver = callee.getExpression();
   const text = receiver.getText();
   if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(text)) return undefined;
+  // A receiver typed by the project's own slice of the server (`interface Wired { elicitInput(...) }`) may not declare it.
+  if (!mayHaveClientCapabilities(receiver)) return undefined;
   let root: Node = receiver;
   while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
   if (Node.isThisExpression(root)) return `${text}.getClientCapabilities()`;
@@ -127,6 +129,17 @@ function legacyCapabilitiesFallback(site: Site): string | undefined {
   if (declarations.length === 0) return undefined;
   const safe = declarations.every((d) => Node.isParameterDeclaration(d) || !fn || !d.getAncestors().includes(fn));
   return safe ? `${text}.getClientCapabilities()` : undefined;
+}
+
+function mayHaveClientCapabilities(receiver: Node): boolean {
+  let type;
+  try {
+    type = receiver.getType();
+  } catch {
+    return true;
+  }
+  if (type.isAny() || type.isUnknown()) return true;
+  return type.getNonNullableType().getProperty('getClientCapabilities') !== undefined;
 }
 
 function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string, site?: Site): string[] {

@@ -5,12 +5,14 @@
  * returns through (`if (isInputRequiredResult(x)) return x;`). The helper's own pre-request logic
  * (capability checks, fail-open defaults) is kept as is.
  */
-import { Node, type Block, type CallExpression } from 'ts-morph';
+import { Node, type Block, type CallExpression, type Identifier, type ParameterDeclaration } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
+import { unwrapExpression } from '../find/index.js';
 import { functionWithBody, type FunctionWithBody } from './analyse.js';
 import { precedingCode } from './control-flow.js';
-import { Obstacle, checkStatementPath, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
+import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
+import { awaitedRequest } from './timeout.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 
 export interface HelperWork {
@@ -22,6 +24,16 @@ export interface HelperWork {
   ctxParam?: string;
   /** Number of declared parameters before the rewrite (call sites are padded to it). */
   paramCount: number;
+  /** A parameter that only carried the sender function: dropped from the helper and its calls. */
+  senderParam?: number;
+}
+
+/** The call's arguments as the rewritten helper takes them: padded to its parameters, the sender dropped. */
+export function helperArguments(call: CallExpression, helper: HelperWork | undefined): string[] {
+  const args = call.getArguments().map((a) => a.getText());
+  const paramCount = helper?.paramCount ?? args.length;
+  while (args.length < paramCount) args.push('undefined');
+  return helper?.senderParam === undefined ? args : args.filter((_, i) => i !== helper.senderParam);
 }
 
 export function helperName(fn: Node): string {
@@ -68,7 +80,7 @@ export function planHelper(fnNode: Node, sites: Site[], inner: CallPathStep[][] 
   } else {
     if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
     what = `${siteLabel(site)} in helper \`${name}\``;
-    point = { kind: 'direct', ...pointForAwaited(site.node, fn, what), sites: [site], keys: [] };
+    point = { kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, what), sites: [site], keys: [] };
   }
   checkStatementPath(point.statement, fn, what);
   const own = point.kind === 'helper' ? point.helperCall!.getArguments() : site.params ? [site.params] : [];
@@ -81,11 +93,43 @@ export function planHelper(fnNode: Node, sites: Site[], inner: CallPathStep[][] 
   if (!(fn as unknown as { isAsync?: () => boolean }).isAsync?.()) throw new Obstacle(`helper \`${name}\` is not an async function`);
   let ctxParam: string | undefined;
   const root = receiverRoot(site);
-  if (root && point.kind === 'direct' && (site.shape === 'ctx-method' || site.shape === 'ctx-send' || site.shape === 'send-request')) {
+  // `extra.sendRequest(...)`, `ctx.mcpReq.send(...)`: the parameter holding the context object. A
+  // parameter that IS the sender (`async function sample(sendRequest: SendRequestFn)`) is a
+  // function: it has no `.mcpReq`, so the helper gains a context parameter like any other.
+  const calledDirectly = Node.isCallExpression(site.node) && unwrapExpression(site.node.getExpression()) === root;
+  if (root && !calledDirectly && point.kind === 'direct' && (site.shape === 'ctx-method' || site.shape === 'ctx-send' || site.shape === 'send-request')) {
     const param = params.find((p) => p.getName() === root.getText());
     if (param && Node.isIdentifier(param.getNameNode())) ctxParam = param.getName();
   }
-  return { fn, body, point, name, ctxParam, paramCount: params.length };
+  const senderParam = point.kind === 'direct' && calledDirectly && root ? droppableSender(fn, params, root, site) : undefined;
+  return { fn, body, point, name, ctxParam, paramCount: params.length, ...(senderParam !== undefined ? { senderParam } : {}) };
+}
+
+/**
+ * The index of a parameter that only carries the sender (`async function confirmFlow(elicit, what)`
+ * called as `confirmFlow(server.server.elicitInput.bind(server.server), ...)`): once the helper asks
+ * through the context, nothing calls it, so it is dropped from the helper and from every call, as
+ * long as it is not read anywhere else and no call's argument for it has an effect.
+ */
+function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], root: Node, site: Site): number | undefined {
+  const index = params.findIndex((p) => Node.isIdentifier(p.getNameNode()) && p.getName() === root.getText());
+  const param = params[index];
+  if (!param || param.isRestParameter() || param.hasQuestionToken() || param.getInitializer()) return undefined;
+  const nameNode = param.getNameNode() as Identifier;
+  const uses = nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
+  if (uses.length !== 1 || uses[0] !== unwrapExpression((site.node as CallExpression).getExpression())) return undefined;
+  const fnName = nameNodeOf(fn);
+  if (!fnName || !Node.isIdentifier(fnName)) return undefined;
+  for (const ref of fnName.findReferencesAsNodes()) {
+    if (ref === fnName || ref.getSourceFile().isInNodeModules()) continue;
+    const parent = ref.getParent();
+    const callee = parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref ? parent : ref;
+    const call = callee.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== callee) continue;
+    const arg = call.getArguments()[index];
+    if (!arg || Node.isSpreadElement(arg) || firstEffect([arg], enclosingFunction(call) ?? call.getSourceFile())) return undefined;
+  }
+  return index;
 }
 
 /**

@@ -36,6 +36,8 @@ import {
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
+import { TASK_ADVICE, taskAugmentation } from './tasks.js';
+import { timeoutWrapperOf } from './timeout.js';
 
 interface Entry {
   site: Site;
@@ -167,6 +169,17 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   const failed = new Map<Node, string>(excluded);
   for (const reach of reaches) {
     const context = reach.nonHandlerContexts[0];
+    const task = taskAugmentation(reach.site);
+    if (task) {
+      flag(reach.site, task, TASK_ADVICE);
+      for (const { handler, path: callPath } of reach.handlers) {
+        const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
+        slot.entries.push({ site: reach.site, path: callPath });
+        byHandler.set(handler.fn, slot);
+        if (!failed.has(handler.fn)) failed.set(handler.fn, `the handler also makes the task-augmented request at line ${reach.site.line}, which has no MRTR form, so the handler is left as it is`);
+      }
+      continue;
+    }
     if (context) flag(reach.site, `${context.description} reaches this request: ${context.context} code has no MRTR form`, NON_HANDLER_ADVICE[context.context]);
     else if (reach.handlers.length === 0) flag(reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
@@ -266,7 +279,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       for (const site of work.sites) {
         const point = work.points.find((p) => p.sites.includes(site));
         const key = point?.keys[point.sites.indexOf(site)];
-        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + catchNote(site) });
+        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site) });
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));

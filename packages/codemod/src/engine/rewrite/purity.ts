@@ -51,7 +51,7 @@ function effectIn(root: Node, localScope: Node, depth: number): EffectFinding | 
   const visit = (node: Node): void => {
     if (found) return;
     if (Node.isCallExpression(node)) {
-      if (!isPureCall(node, depth)) found = { node, description: abbreviate(node.getText()) };
+      if (!isPureCall(node, depth) && !mutatesFreshLocal(node, localScope)) found = { node, description: abbreviate(node.getText()) };
     } else if (Node.isNewExpression(node)) {
       const name = node.getExpression().getText();
       if (!PURE_CONSTRUCTORS.has(name)) found = { node, description: abbreviate(node.getText()) };
@@ -104,10 +104,62 @@ function isPureCall(call: Node & { getExpression(): Node }, depth: number): bool
       return !IMPURE_NAMESPACE_MEMBERS.has(name);
     }
     if (PURE_METHODS.has(name)) return true;
+    if (name === 'bind' && isFunctionValue(receiver)) return true;
     return isPureProjectFunction(callee.getNameNode(), depth);
   }
   return false;
 }
+
+/** Methods that change the array, map or set they are called on, and nothing else. */
+const COLLECTION_MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'set', 'add', 'delete', 'clear']);
+/** Calls that return a new array (a local initialised with one owns it). */
+const FRESH_ARRAY_METHODS = new Set(['map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'toSorted', 'toReversed', 'split', 'from', 'of', 'keys', 'values', 'entries']);
+
+/**
+ * `reasons.push(x)` on a local of the re-run code that holds a collection made right there
+ * (`const reasons: string[] = []`, `new Map()`, `xs.filter(...)`): the collection is made again on
+ * every run, so changing it is invisible outside.
+ */
+function mutatesFreshLocal(call: Node & { getExpression(): Node }, localScope: Node): boolean {
+  const callee = call.getExpression();
+  if (!Node.isPropertyAccessExpression(callee) || !COLLECTION_MUTATORS.has(callee.getName())) return false;
+  const receiver = callee.getExpression();
+  if (!Node.isIdentifier(receiver) || !isLocalTarget(receiver, localScope)) return false;
+  const decl = declarationOf(receiver);
+  if (!decl || !Node.isVariableDeclaration(decl)) return false;
+  // Reassigned elsewhere, it may hold someone else's collection by the time it is changed.
+  if (decl.getVariableStatement()?.getDeclarationKind() !== 'const') return false;
+  return isFreshCollection(decl.getInitializer());
+}
+
+function isFreshCollection(init: Node | undefined): boolean {
+  let node = init;
+  while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node) || Node.isSatisfiesExpression(node))) node = node.getExpression();
+  if (!node) return false;
+  if (Node.isArrayLiteralExpression(node) || Node.isObjectLiteralExpression(node)) return true;
+  if (Node.isNewExpression(node)) return /^(Map|Set|Array)$/.test(node.getExpression().getText());
+  if (Node.isCallExpression(node)) {
+    const callee = node.getExpression();
+    return Node.isPropertyAccessExpression(callee) && FRESH_ARRAY_METHODS.has(callee.getName());
+  }
+  return false;
+}
+
+/**
+ * `fn.bind(thisArg)` only makes a new function. The receiver must be a function (a socket's
+ * `server.bind(port)` is not): typed callable, or one of the SDK's request methods by name.
+ */
+function isFunctionValue(receiver: Node): boolean {
+  if (Node.isPropertyAccessExpression(receiver) && BOUND_SDK_METHODS.has(receiver.getName())) return true;
+  try {
+    const type = receiver.getType();
+    return !type.isAny() && type.getCallSignatures().length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const BOUND_SDK_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'sendRequest', 'request']);
 
 /** A project function (same or imported file) whose body is itself free of effects. */
 function isPureProjectFunction(nameNode: Node, depth: number): boolean {
