@@ -14,7 +14,7 @@
  *     earlier run at the same commit instead of running the suite again (they do not depend on the CLI)
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -65,7 +65,9 @@ const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 function cliVersion() {
   try {
     const dir = dirname(dirname(dirname(cli)));
-    return execFileSync('git', ['log', '-1', '--format=%h %s'], { cwd: dir }).toString().trim().slice(0, 100);
+    // The checkout's HEAD may have moved since dist was built: name both.
+    const head = execFileSync('git', ['log', '-1', '--format=%h'], { cwd: dir }).toString().trim();
+    return `${head}, dist built ${statSync(cli).mtime.toISOString().slice(0, 16)}Z`;
   } catch { return 'unknown'; }
 }
 
@@ -163,6 +165,8 @@ async function runRepo(repo) {
     log(`ERROR ${result.error}`);
   }
   result.seconds = Math.round((Date.now() - started) / 1000);
+  result.cli = cliVersion();
+  result.date = new Date().toISOString();
   result.scratch = work;
   log(`done in ${result.seconds} s`);
   return result;

@@ -89,6 +89,14 @@ export function renderTable(repos) {
   ].join('\n');
 }
 
+/** Rows measured with different CLI builds (a partial re-run merged into a full one) are named. */
+function cliNote(repos) {
+  const byCli = new Map();
+  for (const r of repos) if (r.cli) byCli.set(r.cli, [...(byCli.get(r.cli) ?? []), r.name]);
+  if (byCli.size < 2) return [];
+  return ['Rows come from more than one CLI build:', '', ...[...byCli].map(([cli, names]) => `- \`${cli}\`: ${names.join(', ')}`), ''];
+}
+
 export function renderMarkdown(repos, meta) {
   const t = totals(repos);
   const lines = [
@@ -98,6 +106,7 @@ export function renderMarkdown(repos, meta) {
     '',
     renderTable(repos),
     '',
+    ...cliNote(repos),
     ...(repos.some((r) => r.testsBefore?.reused) ? ['`*` test counts before the migration reused from an earlier run at the same commit (`--reuse-before`).', ''] : []),
     `Repositories that compiled before and not after: ${t.compiledThenBroke.length ? t.compiledThenBroke.join(', ') : 'none'}.`,
     '',
