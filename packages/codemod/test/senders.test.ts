@@ -165,6 +165,12 @@ describe('purity of code that re-runs on each round', () => {
     expect(effectOf(`export function check(w: string) { let list: string[] = []; list.push(w); list = []; return list; }`)).toBe('list.push(w)');
   });
 
+  it('a debug line through a logger is not an effect; an info line or an MCP log notification is', () => {
+    expect(effectOf(`declare const log: { debug(m: string): void }; export function check(r: number, t: number) { log.debug('risk ' + r); return r < t; }`)).toBeUndefined();
+    expect(effectOf(`declare const log: { info(m: string): void }; export function check(r: number) { log.info('risk ' + r); return r; }`)).toBe("log.info('risk ' + r)");
+    expect(effectOf(`declare const ctx: { mcpReq: { log(l: string, d: unknown): void } }; export function check(r: number) { ctx.mcpReq.log('debug', r); }`)).toBe("ctx.mcpReq.log('debug', r)");
+  });
+
   it('binding a function is not an effect; a socket-like bind is', () => {
     expect(effectOf(`${V1}export function check(server: McpServer) { return server.server.elicitInput.bind(server.server); }`)).toBeUndefined();
     expect(effectOf(`interface Sock { bind(port: number): void } export function check(s: Sock) { s.bind(8080); }`)).toBe('s.bind(8080)');

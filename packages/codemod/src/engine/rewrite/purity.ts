@@ -105,6 +105,8 @@ function isPureCall(call: Node & { getExpression(): Node }, depth: number): bool
     }
     if (PURE_METHODS.has(name)) return true;
     if (name === 'bind' && isFunctionValue(receiver)) return true;
+    // `log.debug(...)`, `this.logger.trace(...)`: a repeated debug line changes nothing, like console.*.
+    if (DEBUG_LOG_METHODS.has(name) && LOGGER_NAME.test(receiverName(receiver))) return true;
     return isPureProjectFunction(callee.getNameNode(), depth);
   }
   return false;
@@ -157,6 +159,15 @@ function isFunctionValue(receiver: Node): boolean {
   } catch {
     return false;
   }
+}
+
+const DEBUG_LOG_METHODS = new Set(['debug', 'trace']);
+const LOGGER_NAME = /^(log|logger|_logger|LOG|LOGGER)$|Logger$/;
+
+function receiverName(receiver: Node): string {
+  if (Node.isIdentifier(receiver)) return receiver.getText();
+  if (Node.isPropertyAccessExpression(receiver)) return receiver.getName();
+  return '';
 }
 
 const BOUND_SDK_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'sendRequest', 'request']);
