@@ -24,7 +24,7 @@ import { addMarkers, type MarkerRequest } from './engine/markers.js';
 import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
 import { planPackageJsonChanges } from './engine/package-json.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
-import { computeReaches } from './engine/reach/index.js';
+import { computeReaches, lineOf } from './engine/reach/index.js';
 import { loadRewriteStage, type RewriteStage } from './engine/rewrite-stage.js';
 import { applyServingRewrites, guardFinding, SERVING_ADVICE, sessionCapabilityReads, type ServingFinding } from './engine/serving/index.js';
 import { sliceLargeSource, unsliceSource, type SlicedSource } from './engine/slice.js';
@@ -267,10 +267,14 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     if (suppression) suppressedSites.set(site, suppression);
   }
   timings.mark('find');
-  const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile) });
+  const fileByPath = new Map(loaded.map((f) => [f.path, f]));
+  const originalLine = (node: Node): number => {
+    const line = lineOf(node);
+    return fileByPath.get(node.getSourceFile().getFilePath())?.lineMap.toOriginal(line) ?? line;
+  };
+  const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile), originalLine });
   const reachBySite = new Map(reaches.map((r) => [r.site, r]));
   const siteInfo = new Map<Site, { handler?: string; snippet: string; scope: string; line: number; column: number; file: LoadedFile }>();
-  const fileByPath = new Map(loaded.map((f) => [f.path, f]));
   for (const site of sites) {
     const file = fileByPath.get(site.sourceFile.getFilePath())!;
     const reach = reachBySite.get(site)!;

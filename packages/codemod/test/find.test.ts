@@ -158,6 +158,54 @@ export async function push(transport: { send(m: unknown): Promise<void> }) {
   });
 });
 
+describe('findSites: requests through untyped aliases, private fields and agent classes', () => {
+  it('finds lowLevel.request through `(server as any).server ?? server`, a `#server` field and an McpAgent subclass', () => {
+    const sf = addSource(
+      project,
+      `${V1}
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpAgent } from 'agents/mcp';
+export async function ask(server: McpServer, message: string) {
+  const lowLevel = (server as any).server ?? server;
+  return lowLevel.request({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);
+}
+export class Session {
+  #server: Server;
+  constructor(server: Server) { this.#server = server; }
+  roots() { return this.#server.listRoots(); }
+}
+export class Agent extends McpAgent {
+  async init() {
+    const agent = this;
+    await agent.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
+    await this.elicitInput({ message: 'n', requestedSchema: { type: 'object', properties: {} } });
+  }
+}
+`,
+    );
+    const sites = findSites(sf, { typeChecked: true });
+    expect(sites.map((s) => [s.line, s.method, s.shape, s.obstacle === undefined ? 'sdk' : 'agent'])).toEqual([
+      [9, 'elicitation/create', 'server-request', 'sdk'],
+      [14, 'roots/list', 'server-method', 'sdk'],
+      [19, 'elicitation/create', 'server-method', 'agent'],
+      [20, 'elicitation/create', 'server-method', 'agent'],
+    ]);
+    expect(sites[2]!.obstacle).toContain('sent by the agent class `Agent`');
+  });
+
+  it('does not take another class\'s elicitInput, or one of a class that is not an McpAgent, for an agent request', () => {
+    const sites = sitesOf(`
+class Base { async elicitInput(p: { message: string; requestedSchema: object }) { return p.message; } }
+export class Helper extends Base {
+  async run() { return this.elicitInput({ message: 'm', requestedSchema: {} }); }
+}
+class McpAgent { elicitInput(p: object) { return p; } }
+export class Local extends McpAgent { run() { return this.elicitInput({ message: 'm', requestedSchema: {} }); } }
+`);
+    expect(sites).toEqual([]);
+  });
+});
+
 describe('findSites: look-alikes are not sites', () => {
   it('ignores a user elicitInput function, another library createMessage, client handlers and strings (typed)', () => {
     const sites = sitesOf(`import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -110,6 +110,40 @@ describe('migrateProject: output conventions', () => {
   });
 });
 
+describe('migrateProject: requests an agent class sends', () => {
+  it('flags an McpAgent subclass\'s own elicitInput in its tools with the true reason and leaves the code as it was', async () => {
+    const input = `import { McpAgent } from 'agents/mcp';
+
+export class NotesAgent extends McpAgent {
+  async init() {
+    const agent = this;
+    agent.server.registerTool('delete_note', { description: 'Delete a note' }, async () => {
+      const answer = await agent.elicitInput({ message: 'Delete it?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } });
+      return { content: [{ type: 'text', text: answer.action }] };
+    });
+    this.server.registerTool('rename_note', { description: 'Rename a note' }, async () => {
+      const answer = await this.elicitInput({ message: 'New name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+      return { content: [{ type: 'text', text: answer.action }] };
+    });
+  }
+}
+`;
+    const dir = tree({ 'src/agent.ts': input }, { typed: true });
+    const [file] = (await migrateProject(['src'], { cwd: dir, write: false })).files;
+    expect(file!.sites.map((s) => [s.line, s.method, s.status])).toEqual([
+      [7, 'elicitation/create', 'flagged'],
+      [11, 'elicitation/create', 'flagged'],
+    ]);
+    expect(file!.sites[0]!.reason).toBe(
+      "`agent.elicitInput(...)` is sent by the agent class `NotesAgent` (an `McpAgent` from `agents`), not by the MCP SDK server (the `agents` package's types are not installed, so the checker cannot see the method's type): MRTR needs the tool handler to return input_required, which this codemod does not write for an agent class; migrate it by hand",
+    );
+    expect(file!.sites[1]!.reason).toMatch(/^`this\.elicitInput\(\.\.\.\)` is sent by the agent class `NotesAgent`/);
+    const output = file!.output ?? input;
+    expect(output.split(TODO_MARKER).length - 1).toBe(2);
+    expect(output.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(input);
+  });
+});
+
 describe('migrateProject: pre-filter and project', () => {
   it('never loads files without MCP tokens and finds the same sites without the pre-filter', async () => {
     const files: Record<string, string> = { 'src/server.ts': V1_TOOL, 'src/helper.ts': V1_TIMER };

@@ -302,3 +302,46 @@ export function register(server) {
     ]);
   });
 });
+
+describe('computeReaches: why nothing reaches a request', () => {
+  function reasonsOf(code: string) {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}${code}`);
+    const ctx = { typeChecked: true };
+    const regs = findRegistrations(sf, ctx);
+    return computeReaches({ sites: findSites(sf, ctx), handlers: regs.handlers, others: regs.others, sourceFiles: [sf] }).map((r) => [
+      r.site.line,
+      ...r.nonHandlerContexts.map((c) => `${c.context}: ${c.description}`),
+    ]);
+  }
+
+  it('names an uncalled helper with its line, a request returned by a public API, and a request function handed to other code', () => {
+    expect(
+      reasonsOf(`
+export async function confirm(server: Server, message: string) {
+  const answer = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+export class Session {
+  #server: Server;
+  constructor(server: Server) { this.#server = server; }
+  elicit(params: { message: string; requestedSchema: { type: 'object'; properties: {} } }) {
+    return this.#server.elicitInput(params);
+  }
+  private async refresh() { return this.#server.listRoots(); }
+  run(tool: { execute(ctx: object): Promise<void> }) {
+    return tool.execute({ ask: (message: string) => this.#server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }) });
+  }
+}
+`),
+    ).toEqual([
+      [5, 'unreachable: function `confirm` (line 4) is not called from any tools/call, prompts/get or resources/read handler in the files of this run'],
+      [
+        12,
+        'unreachable: method `Session.elicit` (line 11) exposes the request as an API to other code (it returns the request\'s answer) and no tools/call, prompts/get or resources/read handler of this run calls it: its callers decide the round; migrate the callers or the framework',
+      ],
+      [14, 'unreachable: method `Session.refresh` (line 14) is not called from any tools/call, prompts/get or resources/read handler in the files of this run'],
+      [16, 'unreachable: the request function `ask` is handed to other code in the object passed to `tool.execute(...)` (line 16): its callers decide the round; migrate the callers or the framework'],
+    ]);
+  });
+});

@@ -238,6 +238,12 @@ export const TARGET_NODE_TO_WEB_REQUEST = 'toWebRequest';
 
 /** Server classes whose instances send legacy requests. */
 export const SERVER_CLASSES = ['Server', 'McpServer'] as const;
+/**
+ * Cloudflare's `agents` package: an `McpAgent` subclass sends elicitation itself
+ * (`this.elicitInput(...)`), outside the MCP SDK server.
+ */
+export const AGENT_BASE_CLASS = 'McpAgent';
+export const AGENT_PACKAGE = 'agents';
 /** v1 `McpServer` exposes the low-level server as `.server`. */
 export const MCP_SERVER_INNER_PROPERTY = 'server';
 /** Per-request context property that holds v2 request helpers. */

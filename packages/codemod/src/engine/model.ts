@@ -45,6 +45,8 @@ export interface Site {
   awaited: boolean;
   /** Name of the variable/parameter/return that receives the answer, for the wire key. */
   receiverName?: string;
+  /** Why the request can never be rewritten, known when it is found (an agent class sends it). */
+  obstacle?: string;
   line: number;
   column: number;
 }

@@ -7,6 +7,8 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import {
+  AGENT_BASE_CLASS,
+  AGENT_PACKAGE,
   CTX_MCPREQ_METHOD_TO_LEGACY,
   CTX_MCPREQ_PROPERTY,
   ELICITATION_COMPLETION_NOTIFIER,
@@ -83,8 +85,16 @@ export function isServerLike(sourceCode: Source, expr: TSESTree.Node, depth = 0)
   const typeNames = getTypeNames(sourceCode, node);
   if (typeNames) return typeNames.some((n) => SERVER_CLASS_NAMES.has(n));
   switch (node.type) {
-    case AST_NODE_TYPES.MemberExpression:
-      return getPropertyName(node) === MCP_SERVER_INNER_PROPERTY || SERVER_LIKE_NAME_PATTERN.test(getPropertyName(node) ?? '');
+    case AST_NODE_TYPES.MemberExpression: {
+      // a private field `this.#server` is named like any other property
+      const name = node.property.type === AST_NODE_TYPES.PrivateIdentifier ? node.property.name : getPropertyName(node);
+      return name === MCP_SERVER_INNER_PROPERTY || SERVER_LIKE_NAME_PATTERN.test(name ?? '');
+    }
+    // `(server as any).server ?? server`, `a || b`, `c ? a : b`: any candidate that is a server
+    case AST_NODE_TYPES.LogicalExpression:
+      return node.operator !== '&&' && (isServerLike(sourceCode, node.left, depth + 1) || isServerLike(sourceCode, node.right, depth + 1));
+    case AST_NODE_TYPES.ConditionalExpression:
+      return isServerLike(sourceCode, node.consequent, depth + 1) || isServerLike(sourceCode, node.alternate, depth + 1);
     case AST_NODE_TYPES.NewExpression:
       return SERVER_CLASS_NAMES.has(getCalleeName(node) ?? '');
     case AST_NODE_TYPES.AwaitExpression:
@@ -198,10 +208,31 @@ function legacyMember(sourceCode: Source, member: TSESTree.MemberExpression): { 
   if (Object.prototype.hasOwnProperty.call(CTX_MCPREQ_METHOD_TO_LEGACY, name) && isMcpReqLike(sourceCode, member.object)) {
     return { method: CTX_MCPREQ_METHOD_TO_LEGACY[name], ctx: true };
   }
-  if (Object.prototype.hasOwnProperty.call(SERVER_METHOD_TO_LEGACY, name) && isServerLike(sourceCode, member.object)) {
+  if (Object.prototype.hasOwnProperty.call(SERVER_METHOD_TO_LEGACY, name) && (isServerLike(sourceCode, member.object) || isAgentLike(sourceCode, member.object))) {
     return { method: SERVER_METHOD_TO_LEGACY[name], ctx: false };
   }
   return undefined;
+}
+
+/**
+ * `this` (or `const agent = this`) inside a subclass of the `agents` package's `McpAgent`: the agent
+ * sends elicitation itself (`this.elicitInput(...)`), a legacy request all the same.
+ */
+function isAgentLike(sourceCode: Source, expr: TSESTree.Node, depth = 0): boolean {
+  const node = unwrap(expr);
+  if (depth > 4) return false;
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const init = resolveConstInit(sourceCode, node);
+    return !!init && init !== node && isAgentLike(sourceCode, init, depth + 1);
+  }
+  if (node.type !== AST_NODE_TYPES.ThisExpression) return false;
+  let current: TSESTree.Node | undefined = node.parent;
+  while (current && current.type !== AST_NODE_TYPES.ClassDeclaration && current.type !== AST_NODE_TYPES.ClassExpression) current = current.parent;
+  const base = current?.superClass;
+  if (base?.type !== AST_NODE_TYPES.Identifier || base.name !== AGENT_BASE_CLASS) return false;
+  const def = findVariable(sourceCode, base)?.defs[0];
+  const from = def?.type === 'ImportBinding' && def.parent?.type === AST_NODE_TYPES.ImportDeclaration ? String(def.parent.source.value) : undefined;
+  return from === AGENT_PACKAGE || (from?.startsWith(`${AGENT_PACKAGE}/`) ?? false);
 }
 
 const cache = new WeakMap<TSESTree.Program, readonly LegacySite[]>();

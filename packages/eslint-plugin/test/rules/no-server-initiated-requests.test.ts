@@ -134,10 +134,19 @@ export async function f(server: Server) { await server.listRoots(); return serve
 ];
 
 const tsOnly = {
-  valid: [CANONICAL_OUTPUT, ...typedLookAlikes],
+  valid: [
+    CANONICAL_OUTPUT,
+    ...typedLookAlikes,
+    // a project's own class named McpAgent is not the agents package's
+    `class McpAgent { elicitInput(p: object) { return p; } }\nexport class A extends McpAgent { run() { return this.elicitInput({ message: 'm', requestedSchema: {} }); } }`,
+  ],
   invalid: [
     ...typedSenders,
     { code: `class S { constructor(private server: Server) {}\n  async run() { return (this.server as Server).elicitInput({ message: 'x', requestedSchema: {} }); } }`, errors: [inHandler()] },
+    // an untyped alias of the low-level server, a private `#server` field, an McpAgent subclass sending itself
+    { code: LOW + `export async function ask(s: unknown) { const lowLevel = (s as any).server ?? s; return lowLevel.request({ method: 'elicitation/create', params: { message: 'm', requestedSchema: {} } }, ElicitResultSchema); }`, errors: [inHandler()] },
+    { code: LOW + `export class Session { #server: Server; constructor(s: Server) { this.#server = s; }\n  roots() { return this.#server.listRoots(); } }`, errors: [inHandler()] },
+    { code: `import { McpAgent } from 'agents/mcp';\nexport class A extends McpAgent { async init() { const agent = this; await agent.elicitInput({ message: 'm', requestedSchema: {} }); await this.elicitInput({ message: 'n', requestedSchema: {} }); } }`, errors: [inHandler(), inHandler()] },
     { code: V1 + `mcp.tool('t', {}, async (_a: unknown, extra: RequestHandlerExtra) => { await extra.sendRequest({ method: 'roots/list' } as const, ListRootsResultSchema); return { content: [] }; });`, errors: [inHandler()] },
   ],
 };

@@ -48,8 +48,16 @@ function serverEvidence(node: Node, depth: number): Evidence {
     const inner = unwrapExpression(Node.isAwaitExpression(node) ? node.getExpression() : node);
     return inner && inner !== node ? serverEvidence(inner, depth + 1) : 'none';
   }
+  // `(server as any).server ?? server`, `a || b`, `c ? a : b`: the strongest of the candidates
+  if (Node.isBinaryExpression(node) && ['??', '||'].includes(node.getOperatorToken().getText())) {
+    return strongest(serverEvidence(unwrapExpression(node.getLeft())!, depth + 1), serverEvidence(unwrapExpression(node.getRight())!, depth + 1));
+  }
+  if (Node.isConditionalExpression(node)) {
+    return strongest(serverEvidence(unwrapExpression(node.getWhenTrue())!, depth + 1), serverEvidence(unwrapExpression(node.getWhenFalse())!, depth + 1));
+  }
   if (Node.isPropertyAccessExpression(node)) {
-    const name = node.getName();
+    // a private field `this.#server` is named like any other property
+    const name = node.getName().replace(/^#/, '');
     if (name === MCP_SERVER_INNER_PROPERTY) return 'strong';
     return SERVER_LIKE_NAME_PATTERN.test(name) ? 'weak' : 'none';
   }
@@ -78,6 +86,11 @@ function serverEvidence(node: Node, depth: number): Evidence {
     return byName;
   }
   return 'none';
+}
+
+function strongest(a: Evidence, b: Evidence): Evidence {
+  if (a === 'strong' || b === 'strong') return 'strong';
+  return a === 'weak' || b === 'weak' ? 'weak' : 'none';
 }
 
 /** `ctx.mcpReq` (v2 per-request helpers). */

@@ -21,6 +21,7 @@ import type { Site, SiteShape } from '../model.js';
 import { isMcpReqReceiver, isRequestContextReceiver, isServerReceiver, type FindContext } from './receivers.js';
 import { declarationOf, isFunctionNode, nameText, unwrapExpression, valueParent } from './resolve.js';
 import { declaresSdkRequestMethod } from './sdk-shaped.js';
+import { agentObstacle, agentReceiverOf } from './agents.js';
 
 const SEND_REQUEST = 'sendRequest';
 const SERVER_REQUEST = 'request';
@@ -31,6 +32,7 @@ interface Match {
   method: LegacyMethod;
   shape: SiteShape;
   params?: Node;
+  obstacle?: string;
 }
 
 export function findSites(sourceFile: SourceFile, ctx: FindContext): Site[] {
@@ -64,6 +66,7 @@ function toSite(sourceFile: SourceFile, m: Match): Site {
     params: m.params,
     awaited,
     receiverName: receiverNameOf(m.node),
+    ...(m.obstacle !== undefined ? { obstacle: m.obstacle } : {}),
     line,
     column,
   };
@@ -96,6 +99,10 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
     }
     if (name in SERVER_METHOD_TO_LEGACY && (isServerReceiver(receiver, ctx) || declaresSdkRequestMethod(receiver, name))) {
       return { node: call, method: SERVER_METHOD_TO_LEGACY[name]!, shape: 'server-method', params: args[0] };
+    }
+    if (name in SERVER_METHOD_TO_LEGACY) {
+      const agent = agentReceiverOf(receiver);
+      if (agent) return { node: call, method: SERVER_METHOD_TO_LEGACY[name]!, shape: 'server-method', params: args[0], obstacle: agentObstacle(receiver.getText(), agent, name) };
     }
     if (name === SEND_REQUEST && isRequestContextReceiver(receiver, ctx)) {
       const request = requestOf(args[0], args[1]);

@@ -11,6 +11,7 @@ import type { OtherRegistration } from '../find/handlers.js';
 import { isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
+import { abbreviate } from '../rewrite/purity.js';
 
 export { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 
@@ -21,6 +22,11 @@ export interface ReachInput {
   others: OtherRegistration[];
   /** Every source file loaded in the project (callers are searched here). */
   sourceFiles: SourceFile[];
+  /**
+   * The line of a node in the file the user ran on, for reasons that cite lines (the analysed text
+   * may differ: the v1-to-v2 upgrade merges imports). Default: the line in the analysed text.
+   */
+  originalLine?: (node: Node) => number;
 }
 
 export function computeReaches(input: ReachInput): Reach[] {
@@ -110,7 +116,7 @@ class CallGraph {
 
     const callers = this.callersOf(fn);
     if (callers.length === 0) {
-      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn) });
+      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, this.input.originalLine ?? lineOf) });
       return;
     }
     for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
@@ -199,17 +205,74 @@ export function functionName(fn: Node): string | undefined {
 
 function describeFunction(fn: Node): string {
   const name = functionName(fn);
-  return name ? `function ${name}` : 'this function';
+  if (Node.isMethodDeclaration(fn)) {
+    const cls = fn.getParent();
+    const owner = (Node.isClassDeclaration(cls) || Node.isClassExpression(cls)) && cls.getName() ? `${cls.getName()}.` : '';
+    return `method \`${owner}${name}\``;
+  }
+  return name ? `function \`${name}\`` : 'an anonymous function';
 }
 
-/** Why nothing reaches `fn`, naming the table it sits in when it is a table entry no dispatch was resolved through. */
-function unreachableDescription(fn: Node): string {
+/**
+ * Why nothing reaches `fn` (`node` is the call in it that leads to the request): a function handed
+ * to other code in an object, a public API that returns the request to its callers, a table entry
+ * no dispatch was resolved through, or a function nothing in the run calls; with its name and line.
+ */
+function unreachableDescription(fn: Node, node: Node, lineOf: (node: Node) => number): string {
+  const HANDLERS = 'tools/call, prompts/get or resources/read handler';
   const { parent } = valueParent(fn);
+  const objectOfProperty = parent && Node.isPropertyAssignment(parent) ? parent.getParent() : Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : undefined;
+  const passedTo = objectOfProperty ? callTakingValue(objectOfProperty) : undefined;
+  if (passedTo) {
+    const key = functionName(fn);
+    return (
+      `the request function${key ? ` \`${key}\`` : ''} is handed to other code in the object passed to \`${abbreviate(passedTo.getExpression().getText(), 40)}(...)\` (line ${lineOf(passedTo)}): ` +
+      `its callers decide the round; migrate the callers or the framework`
+    );
+  }
+  if (isPublicApi(fn) && returnsValueOf(fn, node)) {
+    return (
+      `${describeFunction(fn)} (line ${lineOf(fn)}) exposes the request as an API to other code (it returns the request's answer) and no ${HANDLERS} of this run calls it: ` +
+      `its callers decide the round; migrate the callers or the framework`
+    );
+  }
   const holder = parent && (Node.isPropertyAssignment(parent) ? parent.getParent() : Node.isArrayLiteralExpression(parent) ? parent : undefined);
   const table = Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : holder;
   if (table) {
     const key = functionName(fn);
-    return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (line ${table.getStartLineNumber()}) is not looked up and called by any tools/call, prompts/get or resources/read handler`;
+    return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (line ${lineOf(table)}) is not looked up and called by any ${HANDLERS}`;
   }
-  return `${describeFunction(fn)} is not called from any tools/call, prompts/get or resources/read handler`;
+  return `${describeFunction(fn)} (line ${lineOf(fn)}) is not called from any ${HANDLERS} in the files of this run`;
+}
+
+/** The line a node's own text starts on (after comments and blank lines). */
+export function lineOf(node: Node): number {
+  return node.getSourceFile().getLineAndColumnAtPos(node.getStart()).line;
+}
+
+/** The call an object literal is an argument of (`tool.execute(args, { elicit: ... })`). */
+function callTakingValue(object: Node): CallExpression | undefined {
+  const { parent, child } = valueParent(object);
+  return parent && Node.isCallExpression(parent) && parent.getArguments().includes(child) ? parent : undefined;
+}
+
+/** An exported function, or a method of a class that is neither private nor `#`-named. */
+function isPublicApi(fn: Node): boolean {
+  if (Node.isMethodDeclaration(fn)) {
+    const cls = fn.getParent();
+    if (!Node.isClassDeclaration(cls) && !Node.isClassExpression(cls)) return false;
+    return !fn.hasModifier(SyntaxKind.PrivateKeyword) && !fn.getName().startsWith('#');
+  }
+  if (Node.isFunctionDeclaration(fn)) return fn.isExported();
+  const { parent } = valueParent(fn);
+  if (parent && Node.isVariableDeclaration(parent)) return parent.getVariableStatement()?.isExported() === true;
+  return false;
+}
+
+/** Whether `fn` returns the value of `node` (`return x.elicitInput(...)`, an arrow's expression body). */
+function returnsValueOf(fn: Node, node: Node): boolean {
+  const { parent, child } = valueParent(node);
+  if (!parent) return false;
+  if (Node.isReturnStatement(parent)) return enclosingFunction(parent) === fn;
+  return Node.isArrowFunction(parent) && parent === fn && parent.getBody() === child;
 }

@@ -56,13 +56,13 @@ export function rewriteHandlers(project: Project, reaches: Reach[], options: Rew
   let toOriginal = new Map<Site, Site>(reaches.map((r) => [r.site, r.site]));
   for (let attempt = 0; attempt < 8; attempt++) {
     const pass = inlineHelpers(project, current, blocked, options.typeChecked, helperFormObstacle);
-    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried, new Set());
+    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried, new Set(), reaches);
     const plan = converge(project, pass.reaches, options);
     const failedHolders = [...pass.holders].filter(([fn]) => plan.failed.has(fn));
     if (failedHolders.length === 0) {
       const inlinedFrom = new Map<Site, string>();
       for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper.name);
-      return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried, pass.copies);
+      return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried, pass.copies, reaches);
     }
     for (const [fn, helper] of failedHolders) {
       blocked.add(helper.id);
@@ -99,8 +99,15 @@ function compose(step: Map<Site, Site>, rest: Map<Site, Site>): Map<Site, Site> 
  * Decisions for the sites the run found (an inlined helper's site: flagged if any of its copies is,
  * or if the helper stays for a caller outside handlers), with the callers of every copy.
  */
-function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>, copies: Set<Site>): RewriteOutcome {
+function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>, copies: Set<Site>, reaches: Reach[]): RewriteOutcome {
   const byOriginal = new Map<Site, SiteDecision>();
+  // A site nothing reaches keeps the reason of the run's own reach: its lines name the user's file,
+  // a reach recomputed after inlining names the inlined text.
+  const unreachable = new Map<Site, string>();
+  for (const r of reaches) {
+    const context = r.nonHandlerContexts[0];
+    if (context?.context === 'unreachable' && !r.site.obstacle) unreachable.set(r.site, nonHandlerReason(context));
+  }
   const callers = new Map<Site, CallerDecision[]>();
   for (const d of outcome.decisions) {
     const orig = toOriginal.get(d.site);
@@ -118,7 +125,7 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (existing && d.status === 'migrated') continue;
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
-    const reason = copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    const reason = d.status === 'flagged' && unreachable.has(orig) ? unreachable.get(orig) : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
     byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
   }
   for (const [orig, decision] of byOriginal) {
@@ -156,6 +163,11 @@ interface Plan {
   failed: Map<Node, string>;
 }
 
+/** The flag reason of a site a non-handler context reaches; an unreachable function's description is the whole reason. */
+export function nonHandlerReason(context: { context: string; description: string }): string {
+  return context.context === 'unreachable' ? context.description : `${context.description} reaches this request: ${context.context} code has no MRTR form`;
+}
+
 function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
   const decisions = new Map<string, SiteDecision>();
   const newFailures = new Map<Node, string>();
@@ -180,13 +192,17 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       }
       continue;
     }
-    if (context) flag(reach.site, `${context.description} reaches this request: ${context.context} code has no MRTR form`, NON_HANDLER_ADVICE[context.context]);
+    const obstacle = reach.site.obstacle;
+    if (obstacle) flag(reach.site, obstacle);
+    else if (context) flag(reach.site, nonHandlerReason(context), NON_HANDLER_ADVICE[context.context]);
     else if (reach.handlers.length === 0) flag(reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
       slot.entries.push({ site: reach.site, path: callPath });
       byHandler.set(handler.fn, slot);
-      if (context && !failed.has(handler.fn)) {
+      if (obstacle && !failed.has(handler.fn)) {
+        failed.set(handler.fn, `the request at line ${reach.site.line} cannot be rewritten (${obstacle}), so this handler is left as it is`);
+      } else if (context && !failed.has(handler.fn)) {
         failed.set(handler.fn, `the request at line ${reach.site.line} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`);
       }
     }
