@@ -253,6 +253,39 @@ export function build(server: Server) {
     ]);
   });
 
+  it('entries built by a project factory, and registrations named by a member (tool.name, this.name)', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+function defineTool(name: string, handler: (server: Server) => Promise<unknown>) {
+  return { name, handler };
+}
+const makeAsk = (name: string) => ({ name, handler: async (server: Server) => { ${ASK}; return {}; } });
+const tools = [
+  defineTool('a', async (server) => { ${ASK}; return {}; }),
+  makeAsk('b'),
+];
+export function build(mcp: McpServer) {
+  for (const tool of tools) mcp.registerTool(tool.name, {}, async () => tool.handler(mcp.server) as never);
+}
+async function confirmFirst(server: Server) { ${ASK}; return true; }
+export class ToolBase {
+  name = 'base_tool';
+  constructor(private mcp: McpServer) {}
+  register() {
+    this.mcp.registerTool(this.name, {}, async () => {
+      await confirmFirst(this.mcp.server);
+      return { content: [] };
+    });
+  }
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 7, handlers: ['b@13'], contexts: [] },
+      { line: 9, handlers: ['a@13'], contexts: [] },
+      { line: 15, handlers: ['?@direct'], contexts: [] },
+    ]);
+  });
+
   it('a table no handler looks up is named in the unreachable reason', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}

@@ -54,7 +54,10 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
       const name = nameText(unwrapExpression(args[0]));
       const nameNode = unwrapExpression(args[0]) ?? call;
       const tableTargets = name === undefined && Node.isPropertyAccessExpression(nameNode) ? dispatchedTools(fn).map((t) => t.fn) : [];
-      if (name === undefined && !Node.isIdentifier(nameNode) && tableTargets.length === 0) continue;
+      // A name read from an object (`tool.name`, `this.name`) is a registration too for the specific APIs
+      // (a tool base class registering itself, a loop whose callback calls the tool's own code directly).
+      const namedByMember = !GENERIC_REGISTRATIONS.includes(api) && (Node.isPropertyAccessExpression(nameNode) || Node.isElementAccessExpression(nameNode));
+      if (name === undefined && !Node.isIdentifier(nameNode) && tableTargets.length === 0 && !namedByMember) continue;
       const handler: Handler = { fn, method: REGISTRATION_APIS[api]!.method, registration: api as HandlerRegistration, name, registrationCall: call, sourceFile };
       if (tableTargets.length > 0) handler.dispatchTargets = tableTargets;
       handlers.push(handler);

@@ -95,12 +95,15 @@ function membersOf(entries: Entry[], member: string, callee: Node): Array<{ fn: 
   const out: Array<{ fn: FunctionLike; name?: string }> = [];
   let unlisted = false;
   for (const entry of entries) {
-    const value = resolveValue(entry.value, 0);
+    const resolved = resolveValue(entry.value, 0);
+    const value = factoryResult(resolved);
     let fn: FunctionLike | undefined;
     let name = entry.name;
     if (value && Node.isObjectLiteralExpression(value)) {
-      fn = propertyFunction(value, member);
-      name ??= literalProperty(value, 'name');
+      // a factory's `{ name, handler }` built from its parameters: the call's arguments
+      const call = value !== resolved && resolved && Node.isCallExpression(resolved) ? resolved : undefined;
+      fn = propertyFunction(value, member) ?? (call ? functionOfValue(argumentFor(value, member, call) ?? value) : undefined);
+      name ??= literalProperty(value, 'name') ?? (call ? nameText(unwrapExpression(argumentFor(value, 'name', call))) : undefined);
     } else if (value && Node.isNewExpression(value)) {
       const cls = classOf(value.getExpression());
       if (cls) {
@@ -230,6 +233,42 @@ function resolveValue(node: Node, depth: number): Node | undefined {
     } else return decl;
   }
   return current;
+}
+
+/**
+ * `createTool({ ... })`, `makeDeleteTool(server)`: the object literal a project factory returns (its
+ * only returned value, or an arrow's object body), so the entry's members are read from it.
+ */
+function factoryResult(value: Node | undefined): Node | undefined {
+  if (!value || !Node.isCallExpression(value)) return value;
+  const callee = unwrapExpression(value.getExpression());
+  const target = callee && (Node.isIdentifier(callee) || Node.isPropertyAccessExpression(callee)) ? declarationOf(Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee) : undefined;
+  const factory = target && !isInNodeModules(target) ? functionOfDeclaration(target) : undefined;
+  const body = factory?.getBody?.();
+  if (!factory || !body) return value;
+  if (!Node.isBlock(body)) {
+    const returned = unwrapExpression(body);
+    return returned && Node.isObjectLiteralExpression(returned) ? returned : value;
+  }
+  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => r.getFirstAncestor((a) => isFunctionNode(a)) === factory);
+  if (returns.length !== 1) return value;
+  const returned = unwrapExpression(returns[0]!.getExpression());
+  if (returned && Node.isObjectLiteralExpression(returned)) return returned;
+  // `const tool = { ... }; return tool;`
+  const resolved = returned ? resolveValue(returned, 1) : undefined;
+  return resolved && Node.isObjectLiteralExpression(resolved) ? resolved : value;
+}
+
+/** The argument of `call` that the factory's returned property `member` holds (`{ handler }` of parameter `handler`). */
+function argumentFor(object: ObjectLiteralExpression, member: string, call: CallExpression): Node | undefined {
+  const property = object.getProperty(member);
+  const id = property && Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : property && Node.isPropertyAssignment(property) ? unwrapExpression(property.getInitializer()) : undefined;
+  if (!id || !Node.isIdentifier(id)) return undefined;
+  const decl = property && Node.isShorthandPropertyAssignment(property) ? shorthandValueDeclaration(property) : declarationOf(id);
+  if (!decl || !Node.isParameterDeclaration(decl)) return undefined;
+  const fn = decl.getParent() as Node & { getParameters?: () => Node[] };
+  const index = fn.getParameters?.().indexOf(decl) ?? -1;
+  return index >= 0 ? call.getArguments()[index] : undefined;
 }
 
 function functionOfValue(value: Node): FunctionLike | undefined {
