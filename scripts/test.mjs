@@ -7,6 +7,10 @@
  * vitest's colour library colours a pipe or a file unless NO_COLOR is set (it does not look at
  * whether its output is a terminal). Without a terminal (and no FORCE_COLOR): NO_COLOR for the tasks,
  * --no-color for turbo.
+ *
+ * Tasks served from turbo's cache (the build that `npm run typecheck` ran first, perhaps into a
+ * terminal that takes colour) would replay their log as it was recorded, colour codes included:
+ * only tasks that run now print their output (`--output-logs=new-only`).
  */
 import { spawnSync } from 'node:child_process';
 
@@ -18,7 +22,7 @@ if (!colour) {
   env.NO_COLOR = '1';
   delete env.FORCE_COLOR;
 }
-const args = ['run', 'test', '--concurrency=1', colour ? '--color' : '--no-color', ...process.argv.slice(2)];
+const args = ['run', 'test', '--concurrency=1', colour ? '--color' : '--no-color', '--output-logs=new-only', ...process.argv.slice(2)];
 // npm puts node_modules/.bin on PATH for its scripts
 const run = spawnSync('turbo', args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
 if (run.error) throw run.error;

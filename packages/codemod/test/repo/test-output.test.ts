@@ -25,7 +25,11 @@ function vitest(cwd: string, args: string[]) {
 }
 
 describe('npm test output', () => {
-  it('into a pipe: no ANSI colour codes (turbo and vitest)', () => {
+  it('into a pipe: no ANSI colour codes (turbo and vitest), even where a cached build was logged in colour', () => {
+    // the CI order: `npm run typecheck` builds first (into a log that may take colour), and turbo caches that log
+    const turbo = path.join(repoRoot, 'node_modules', '.bin', 'turbo');
+    const build = spawnSync(turbo, ['run', 'build', '--filter=@mcp-mrtr/surface', '--force'], { cwd: repoRoot, encoding: 'utf8', env: { ...plainEnv(), FORCE_COLOR: '1' }, timeout: 240_000 });
+    expect(build.status, build.stdout + build.stderr).toBe(0);
     const run = spawnSync('npm', ['test', '--', '--filter=@mcp-mrtr/surface'], { cwd: repoRoot, encoding: 'utf8', env: plainEnv(), timeout: 240_000 });
     const log = run.stdout + run.stderr;
     expect(run.status, log).toBe(0);
