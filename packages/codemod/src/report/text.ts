@@ -3,12 +3,13 @@
  * (with file:line and why), which files and package.json entries changed, how to format them, and
  * the command that finds every `@mcp-mrtr-todo` marker.
  */
+import path from 'node:path';
 import { DEFAULT_STATE_KEY_ENV, MIN_STATE_KEY_BYTES, SUPPRESSION_DIRECTIVE, TODO_MARKER } from '@mcp-mrtr/surface';
 import type { MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
-import { previousKeyEnv } from '../engine/rewrite/state-module.js';
+import { STATE_MODULE_BASENAME, previousKeyEnv } from '../engine/rewrite/state-module.js';
 
 export type FormatterOutcome =
   | { kind: 'ran'; tool: string; files: number }
@@ -163,7 +164,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       if (!would) out.push(`  ${c.dim('run your package manager (npm install) to update the lock file')}`);
     }
     for (const p of result.packageJsonChanges) for (const note of p.notes ?? []) out.push('', c.yellow(`${rel(p.path)}: ${note}`));
-    const codecs = result.files.filter((file) => file.status === 'created');
+    const codecs = result.files.filter((file) => file.status === 'created' && path.basename(file.path).startsWith(`${STATE_MODULE_BASENAME}.`));
     if (codecs.length > 0) {
       const env = options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV;
       out.push('', c.bold(`Secret for multi-round handlers (${codecs.map((file) => rel(file.path)).join(', ')} ${would ? 'would be created' : 'created'}):`));

@@ -144,9 +144,10 @@ describe('migrate', () => {
     expect(real.status).toBe(1);
     for (const patch of patches) {
       const rel = patch.newFileName!.replace(/^b\//, '');
-      expect(applyPatch(before[rel]!, patch)).toBe(read(root, rel));
+      // a created file's patch starts from nothing
+      expect(applyPatch(patch.oldFileName === '/dev/null' ? '' : before[rel]!, patch)).toBe(read(root, rel));
     }
-    expect(patches.map((p) => p.newFileName).sort()).toEqual(['b/src/roots.ts', 'b/src/server.ts']);
+    expect(patches.map((p) => p.newFileName).sort()).toEqual(['b/src/mcp-client-capabilities.ts', 'b/src/roots.ts', 'b/src/server.ts']);
   });
 
   it('a broken file fails alone: exit 1, the others migrated, the error listed', () => {
@@ -320,7 +321,9 @@ export const server = new McpServer({ name: 'n', version: '1.0.0' });
     fs.symlinkSync(path.join(repoRoot, 'node_modules', 'prettier'), path.join(root, 'node_modules', 'prettier'), 'dir');
     const run = runCli(['migrate', 'src'], root);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('Formatted 1 changed file(s) with prettier (configured in this project).');
+    // the migrated file and the capabilities helper it now imports
+    expect(run.stdout).toContain('Formatted 2 changed file(s) with prettier (configured in this project).');
+    expect(read(root, 'src/mcp-client-capabilities.ts')).toContain('from "@modelcontextprotocol/server"');
     const out = read(root, 'src/server.ts');
     expect(out).toContain('inputRequired');
     expect(out).toContain('from "@modelcontextprotocol/server"');
@@ -339,7 +342,7 @@ export const server = new McpServer({ name: 'n', version: '1.0.0' });
     const root = makeProject({ 'src/server.ts': MIGRATABLE, '.prettierrc': '{}' });
     const run = runCli(['migrate', 'src'], root);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('Run your formatter on the changed files, e.g.: npx prettier --write src/server.ts');
+    expect(run.stdout).toContain('Run your formatter on the changed files, e.g.: npx prettier --write src/mcp-client-capabilities.ts src/server.ts');
   });
 });
 

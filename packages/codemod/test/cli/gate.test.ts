@@ -22,7 +22,8 @@ describe('check takes the options of migrate that apply', () => {
     const ignored = runCli(['check', 'src', '--ignore', 'src/legacy/**', '--json', '-'], root);
     expect(ignored.status).toBe(1);
     const json = JSON.parse(ignored.stdout);
-    expect(json.files.map((f: { path: string }) => f.path)).toEqual(['src/server.ts']);
+    // the migrated file and the capabilities helper its migration would create
+    expect(json.files.map((f: { path: string }) => f.path).sort()).toEqual(['src/mcp-client-capabilities.ts', 'src/server.ts']);
     expect(ignored.stderr).toContain('1 path matching --ignore');
     // the only legacy file ignored: the gate passes
     expect(runCli(['check', 'src/legacy', '--ignore', '**/roots.ts'], root).status).toBe(0);

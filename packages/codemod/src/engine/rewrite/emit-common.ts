@@ -13,9 +13,14 @@ export interface FileWork {
   edits: TextEdit[];
   values: Set<string>;
   types: Set<string>;
+  /** Names imported from the generated client-capabilities module. */
+  capabilityImports: Set<string>;
   needsState: boolean;
   names: NameAllocator;
 }
+
+/** `a`, `this.server`, `mcp.server`: property chains whose evaluation has no effect. */
+const PLAIN_CHAIN = /^(this|[A-Za-z_$][\w$]*)(\.[A-Za-z_$][\w$]*)*$/;
 
 export function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): TextEdit[] {
   const edits: TextEdit[] = [];
@@ -24,7 +29,12 @@ export function capabilityEdits(root: Node, env: EmitEnv, exclude: Node[]): Text
     if (!Node.isCallExpression(node)) return;
     const callee = node.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'getClientCapabilities') return;
-    edits.push({ start: node.getStart(), end: node.getEnd(), text: `(${capabilitiesExpression(env)} ?? ${node.getText()})` });
+    // A plain receiver (`server.server`, `this.server`) is handed to the helper, which calls it only
+    // when the request has no envelope; any other call stays as written behind the helper's result.
+    const receiver = callee.getExpression().getText();
+    const plain = !callee.hasQuestionDotToken() && !node.hasQuestionDotToken() && node.getArguments().length === 0 && PLAIN_CHAIN.test(receiver);
+    const text = plain ? capabilitiesExpression(env, receiver) : `(${capabilitiesExpression(env)} ?? ${node.getText()})`;
+    edits.push({ start: node.getStart(), end: node.getEnd(), text });
     traversal.skip();
   });
   return edits;

@@ -54,7 +54,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   if (access.edits.length > 0 && ts) {
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   }
-  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, names };
+  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
   const edits: TextEdit[] = [...access.edits, ...returnTypeEdits(work.fn, fw, 'the handler')];
   const pointStatements = work.points.map((p) => p.statement);
   const capEdits = capabilityEdits(work.body, env, pointStatements);
@@ -322,7 +322,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
     edits.push({ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` });
     fw.types.add('InputRequiredResult');
   }
-  const env: EmitEnv = { ts, ctx, values: fw.values, types: fw.types, names };
+  const env: EmitEnv = { ts, ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
   edits.push(...capabilityEdits(helper.body, env, [helper.point.statement]));
   const point = { ...helper.point, keys: [defaultHelperKey(helper)] };
   const indent = indentOf(point.statement);

@@ -27,7 +27,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const names = fw.names;
   const access = contextAccess(work.handler, work.fn, names, ts, true, work.sites.length);
   if (ts && access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
-  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, names };
+  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
   const edits: TextEdit[] = [...access.edits];
   const capEdits = capabilityEdits(work.body, env, [point.statement]);
   const statements = work.body.getStatements();

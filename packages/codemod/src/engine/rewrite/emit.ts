@@ -5,6 +5,7 @@
 import { Node } from 'ts-morph';
 import { LEGACY_REQUESTS, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
+import { CAPABILITIES_EXPORT } from './capabilities-module.js';
 import { quote } from './text.js';
 
 /** What the generated code needs from the file: names to import, whether type syntax is allowed. */
@@ -14,6 +15,8 @@ export interface EmitEnv {
   ctx: string;
   values: Set<string>;
   types: Set<string>;
+  /** Names the file imports from the generated client-capabilities module. */
+  capabilityImports: Set<string>;
   names: NameAllocator;
 }
 
@@ -87,12 +90,23 @@ function validatesContent(site: Site): boolean {
   return false;
 }
 
-/** Reads the per-request client capabilities from the 2026-07-28 envelope (typed read, no `any`). */
-export function capabilitiesExpression(env: EmitEnv): string {
+/**
+ * Reads the per-request client capabilities: a call of the generated helper, which reads the
+ * 2026-07-28 envelope and, given `server` (a side-effect-free expression for the server the legacy
+ * code asked through), falls back to what a 2025-era client declared at initialize. The typed
+ * envelope read is written out only where the file already has a binding of the helper's name.
+ */
+export function capabilitiesExpression(env: EmitEnv, server?: string): string {
+  if (!env.names.has(CAPABILITIES_EXPORT)) {
+    env.capabilityImports.add(CAPABILITIES_EXPORT);
+    return `${CAPABILITIES_EXPORT}(${env.ctx}${server ? `, ${server}` : ''})`;
+  }
   env.values.add(TARGET.clientCapabilitiesMetaKey);
-  if (!env.ts) return `${env.ctx}.mcpReq.envelope?.[${TARGET.clientCapabilitiesMetaKey}]`;
-  env.types.add('ClientCapabilities');
-  return `(${env.ctx}.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[${TARGET.clientCapabilitiesMetaKey}]`;
+  const envelope = env.ts
+    ? `(${env.ctx}.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[${TARGET.clientCapabilitiesMetaKey}]`
+    : `${env.ctx}.mcpReq.envelope?.[${TARGET.clientCapabilitiesMetaKey}]`;
+  if (env.ts) env.types.add('ClientCapabilities');
+  return server ? `(${envelope} ?? ${server}.getClientCapabilities())` : envelope;
 }
 
 /** The legacy SDK's error when the client lacks the capability, thrown before asking so fallback paths keep their trigger. */
@@ -104,8 +118,8 @@ const CAPABILITY_ERRORS: Record<string, string> = {
 };
 
 /**
- * `<server>.getClientCapabilities()` for a site called on a low-level server (`mcp.server.elicitInput`,
- * `this.server.createMessage`): 2025-era clients served through the SDK's legacy shim carry no
+ * The server whose `getClientCapabilities()` is the fallback for a site called on a low-level
+ * server (`mcp.server.elicitInput`, `this.server.createMessage`): 2025-era clients served through the SDK's legacy shim carry no
  * envelope, and without this fallback a client lacking the capability would get the shim's error
  * instead of the legacy one that the handler's own fail-open path expects. Only receivers that are
  * plain property chains rooted in `this`, a parameter or a binding outside the handler, so the
@@ -122,13 +136,13 @@ function legacyCapabilitiesFallback(site: Site): string | undefined {
   if (!mayHaveClientCapabilities(receiver)) return undefined;
   let root: Node = receiver;
   while (Node.isPropertyAccessExpression(root)) root = root.getExpression();
-  if (Node.isThisExpression(root)) return `${text}.getClientCapabilities()`;
+  if (Node.isThisExpression(root)) return text;
   if (!Node.isIdentifier(root)) return undefined;
   const fn = site.node.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
   const declarations = root.getSymbol()?.getDeclarations() ?? [];
   if (declarations.length === 0) return undefined;
   const safe = declarations.every((d) => Node.isParameterDeclaration(d) || !fn || !d.getAncestors().includes(fn));
-  return safe ? `${text}.getClientCapabilities()` : undefined;
+  return safe ? text : undefined;
 }
 
 function mayHaveClientCapabilities(receiver: Node): boolean {
@@ -144,8 +158,7 @@ function mayHaveClientCapabilities(receiver: Node): boolean {
 
 function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string, site?: Site): string[] {
   const declared = errorKey === 'elicitation-url' ? `${capsName}.elicitation?.url` : `${capsName}.${capability}`;
-  const fallback = site ? legacyCapabilitiesFallback(site) : undefined;
-  const read = fallback ? `(${capabilitiesExpression(env)} ?? ${fallback})` : capabilitiesExpression(env);
+  const read = capabilitiesExpression(env, site ? legacyCapabilitiesFallback(site) : undefined);
   return [
     `const ${capsName} = ${read};`,
     `if (${capsName} && !${declared}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,

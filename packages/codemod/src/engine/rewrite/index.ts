@@ -26,6 +26,7 @@ import { LOOP_ROUND_CAP } from './loop.js';
 import {
   CODEC_EXPORT,
   DIGEST_EXPORT,
+  ensureGeneratedModule,
   ensureStateModule,
   stateModuleHome,
   flavourOf,
@@ -33,6 +34,7 @@ import {
   specifierFor,
   verifyWiringEdit,
 } from './state-module.js';
+import { CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText } from './capabilities-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
@@ -276,7 +278,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   const fileWork = (file: SourceFile): FileWork => {
     let w = files.get(file);
     if (!w) {
-      w = { edits: [], values: new Set(), types: new Set(), needsState: false, names: new NameAllocator(identifiersIn(file)) };
+      w = { edits: [], values: new Set(), types: new Set(), capabilityImports: new Set(), needsState: false, names: new NameAllocator(identifiersIn(file)) };
       files.set(file, w);
     }
     return w;
@@ -366,6 +368,13 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     wiring.set(file, [...(wiring.get(file) ?? []), edit]);
     if (!stateModules.has(file)) stateModules.set(file, [...stateModules.values()][0] ?? ensureStateModule(project, file, options.stateKeyEnv, createdFiles, home(file)));
   }
+  // The capabilities helper goes beside the files that call it, like the codec module.
+  const capabilityUsers = [...plan.files].filter(([, fw]) => fw.capabilityImports.size > 0).map(([file]) => file);
+  const capabilityModules = new Map<SourceFile, SourceFile>();
+  for (const file of capabilityUsers) {
+    const home = stateModuleHome(file, capabilityUsers.filter((f) => flavourOf(f) === flavourOf(file)));
+    capabilityModules.set(file, ensureGeneratedModule(project, file, CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText, createdFiles, home));
+  }
   const touched = new Set<SourceFile>([...plan.files.keys(), ...wiring.keys()]);
   for (const file of touched) {
     const fw = plan.files.get(file);
@@ -383,6 +392,8 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];
       ensureNamedImports(file, specifierFor(file, stateModule), [...new Set(names)], [], flavour);
     }
+    const capabilityModule = capabilityModules.get(file);
+    if (capabilityModule && fw) ensureNamedImports(file, specifierFor(file, capabilityModule), [...fw.capabilityImports].sort(), [], flavour);
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
 }

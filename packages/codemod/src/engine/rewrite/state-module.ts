@@ -170,19 +170,25 @@ ${tail}`;
  * its importers share, see `stateModuleHome`).
  */
 export function ensureStateModule(project: Project, file: SourceFile, keyEnv: string, created: string[], home = path.dirname(file.getFilePath())): SourceFile {
+  return ensureGeneratedModule(project, file, STATE_MODULE_BASENAME, (flavour) => moduleText(flavour, keyEnv), created, home);
+}
+
+/**
+ * Finds or creates the generated module `basename` for `file`'s flavour: one in `home`, else one
+ * anywhere in the project, else a new one in `home` written from `text`.
+ */
+export function ensureGeneratedModule(project: Project, file: SourceFile, basename: string, text: (flavour: ModuleFlavour) => string, created: string[], home: string): SourceFile {
   const flavour = flavourOf(file);
-  const ext = moduleExtension(file, flavour);
-  const existing = project
-    .getSourceFiles()
-    .find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}` && path.dirname(f.getFilePath()) === home);
+  const name = `${basename}${moduleExtension(file, flavour)}`;
+  const existing = project.getSourceFiles().find((f) => path.basename(f.getFilePath()) === name && path.dirname(f.getFilePath()) === home);
   if (existing) return existing;
-  const anywhere = project.getSourceFiles().find((f) => path.basename(f.getFilePath()) === `${STATE_MODULE_BASENAME}${ext}`);
+  const anywhere = project.getSourceFiles().find((f) => path.basename(f.getFilePath()) === name);
   if (anywhere) return anywhere;
-  const target = path.join(home, `${STATE_MODULE_BASENAME}${ext}`);
+  const target = path.join(home, name);
   // On disk but not loaded (not a candidate file): reuse it as is; a second run creates nothing.
   const onDisk = project.getFileSystem().fileExistsSync(target) ? project.addSourceFileAtPathIfExists(target) : undefined;
   if (onDisk) return onDisk;
-  const module = project.createSourceFile(target, moduleText(flavour, keyEnv), { overwrite: false });
+  const module = project.createSourceFile(target, text(flavour), { overwrite: false });
   created.push(target);
   return module;
 }
