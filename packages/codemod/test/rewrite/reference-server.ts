@@ -1,43 +1,29 @@
 /**
  * Hand-migrated reference server: the idioms the rewrite stage emits, checked against the real
  * v2 client pinned to 2026-07-28 (see reference.test.ts). Write-once form, phase form with a
- * sealed requestState, a helper that answers "ask | value", capability check through the envelope.
+ * sealed requestState (the generated
+ * state module), a helper that answers "ask | value", capability check through the generated helper.
  */
-import { createHash } from 'node:crypto';
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   McpServer,
   acceptedContent,
-  createRequestStateCodec,
   fromJsonSchema,
   inputRequired,
   inputResponse,
-  type ClientCapabilities,
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequest,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { requestClientCapabilities } from '../../../../fixtures/cases/mcp-client-capabilities.js';
+import { argumentsDigest, requestStateCodec } from '../../../../fixtures/cases/mcp-request-state.js';
 import { z } from 'zod';
 
 export const calls: string[] = [];
 
-function requestStateKey(): string {
-  const key = process.env.MCP_REQUEST_STATE_KEY;
-  if (!key || Buffer.byteLength(key) < 32) throw new Error('MCP_REQUEST_STATE_KEY must be set to a secret of at least 32 bytes');
-  return key;
-}
-const requestStateCodec = createRequestStateCodec({
-  key: requestStateKey(),
-  ttlSeconds: 600,
-  bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
-});
-function argumentsDigest(handler: string, args: unknown): string {
-  return createHash('sha256').update(JSON.stringify([handler, args ?? null])).digest('base64url');
-}
 
 async function confirmAction(server: McpServer, message: string, ctx: ServerContext, key: string): Promise<{ ask: InputRequest } | { value: boolean }> {
-  const caps = (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities();
+  const caps = requestClientCapabilities(ctx, server.server);
   if (!caps?.elicitation) return { value: true };
   const request: ElicitRequestFormParams = { message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } };
   const answer = inputResponse(ctx.mcpReq.inputResponses, key);
