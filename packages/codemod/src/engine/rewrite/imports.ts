@@ -27,6 +27,41 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
   else file.insertStatements(0, text);
 }
 
+/**
+ * Folds the other named-only imports of `specifier` (`import type { Tool } from ...` beside the
+ * value import, which the v1-to-v2 upgrade leaves when several v1 modules become one v2 package)
+ * into its value import, sorted like the names the rewrite adds. An import carrying a comment, a
+ * default or a namespace binding stays as written.
+ */
+export function mergeNamedImports(file: SourceFile, specifier: string): void {
+  const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
+  const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport() && d.getNamedImports().length > 0);
+  if (!target) return;
+  const foldable = decls.filter(
+    (d) =>
+      d !== target &&
+      !d.getDefaultImport() &&
+      !d.getNamespaceImport() &&
+      d.getNamedImports().length > 0 &&
+      d.getLeadingCommentRanges().length === 0 &&
+      d.getTrailingCommentRanges().length === 0 &&
+      !/\/[/*]/.test(d.getText()),
+  );
+  if (foldable.length === 0) return;
+  const texts = target.getNamedImports().map((n) => n.getText());
+  const seen = new Set(texts.map((t) => t.replace(/^type /, '')));
+  for (const d of foldable) {
+    for (const n of d.getNamedImports()) {
+      const text = d.isTypeOnly() && !n.isTypeOnly() ? `type ${n.getText()}` : n.getText();
+      if (seen.has(text.replace(/^type /, ''))) continue;
+      seen.add(text.replace(/^type /, ''));
+      texts.push(text);
+    }
+  }
+  for (const d of foldable) d.remove();
+  writeNamedImports(target, texts.sort(byImportedName));
+}
+
 const byImportedName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' });
 
 /** Replaces only the `{ ... }` of the import: quotes, semicolon and a default import stay as written. */

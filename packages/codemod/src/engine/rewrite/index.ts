@@ -20,7 +20,7 @@ import { NameAllocator, UnsupportedShape } from './emit.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
-import { dropUnusedAliases, dropUnusedImports, ensureNamedImports } from './imports.js';
+import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
@@ -386,11 +386,12 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     const types = flavour === 'ts' ? [...(fw?.types ?? [])].filter((t) => !fw?.values.has(t)).sort() : [];
     ensureNamedImports(file, TARGET_SERVER_PACKAGE, values, types, flavour);
     dropUnusedImports(file, Object.keys(RESULT_SCHEMA_TO_LEGACY));
+    if (flavour !== 'cjs') mergeNamedImports(file, TARGET_SERVER_PACKAGE);
     dropUnusedAliases(file, [...(plan.aliases.get(file) ?? [])]);
     const stateModule = stateModules.get(file);
     if (stateModule && stateModule !== file) {
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];
-      ensureNamedImports(file, specifierFor(file, stateModule), [...new Set(names)], [], flavour);
+      ensureNamedImports(file, specifierFor(file, stateModule), [...new Set(names)].sort(), [], flavour);
     }
     const capabilityModule = capabilityModules.get(file);
     if (capabilityModule && fw) ensureNamedImports(file, specifierFor(file, capabilityModule), [...fw.capabilityImports].sort(), [], flavour);
