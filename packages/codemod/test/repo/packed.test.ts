@@ -1,9 +1,16 @@
 /**
- * The three packages as a user gets them: `npm pack`ed, installed from the tarballs into a fresh
- * TypeScript project (a copy of fixtures/demo, a v1 server), then the README's commands run there
- * verbatim: the install line (package names mapped to the tarballs, since they are not taken from a
- * registry here), the "Migrate a project" commands, `npx mcp-mrtr`, and the "Lint what is left"
- * config with the real ESLint. Dependencies come from the npm cache where it has them.
+ * The README followed from the start, as a newcomer does. A fresh `git clone` of this checkout's
+ * HEAD (commit first: uncommitted changes are not in it) runs the "Set up" commands verbatim. The
+ * three packages are then `npm pack`ed from that clone, so a file the build needs but git does not
+ * hold fails here, and installed from the tarballs into a fresh TypeScript project (a copy of
+ * fixtures/demo, a v1 server), where the README's commands run verbatim: the install line (package
+ * names mapped to the tarballs, since they are not taken from a registry here), the "Migrate a
+ * project" commands, `npx mcp-mrtr`, and the "Lint what is left" config with the real ESLint.
+ *
+ * Time: dependencies come from the npm cache where it has them (`prefer-offline`), and the clone's
+ * turbo reads the cache of this checkout's build, which the hook below runs first: turbo keys its
+ * cache by the inputs' content, so a hit replays the same build outputs (an uncommitted change
+ * makes the hashes differ, and the clone builds from scratch).
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,15 +34,19 @@ interface Packed {
 }
 
 let work: string;
+let clone: string;
 let project: string;
 const packed = {} as Record<PackageName, Packed>;
 
-function sh(command: string, cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
+function sh(command: string, cwd: string, timeout = 300_000, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // the test may itself run under npm: its workspace settings must not leak into the project's npm
   for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
-  return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env, timeout });
+  return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...env, ...extraEnv }, timeout });
 }
+
+/** For commands in the clone: npm from its cache where it can, turbo from this checkout's cache. */
+const CLONE_ENV: NodeJS.ProcessEnv = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', TURBO_CACHE_DIR: path.join(repoRoot, '.turbo', 'cache') };
 
 function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -44,14 +55,10 @@ function quote(arg: string): string {
 beforeAll(() => {
   execFileSync('npx', ['turbo', 'run', 'build', ...PACKAGES.map((p) => `--filter=${p}`), '--output-logs=errors-only'], { cwd: repoRoot, stdio: 'pipe', timeout: 300_000 });
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-packed-'));
-  const tarballs = path.join(work, 'tarballs');
-  fs.mkdirSync(tarballs);
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
-  for (const entry of JSON.parse(out) as { name: PackageName; filename: string; files: { path: string }[] }[]) {
-    const tarball = path.join(tarballs, entry.filename);
-    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));
-    packed[entry.name] = { tarball, files: entry.files.map((f) => f.path), manifest };
-  }
+  clone = path.join(work, 'mcp-mrtr');
+  const head = git(repoRoot, 'rev-parse', 'HEAD').trim();
+  git(work, 'clone', '--quiet', '--no-checkout', repoRoot, clone);
+  git(clone, 'checkout', '--quiet', '--detach', head);
 
   project = path.join(work, 'acme');
   fs.cpSync(path.join(repoRoot, 'fixtures/demo'), project, { recursive: true });
@@ -64,7 +71,55 @@ afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
+describe("a fresh clone: the README's Set up commands, verbatim", () => {
+  const [setUpBlock] = readmeBlocks('Set up', 'sh');
+  const commands = shellCommands(setUpBlock!);
+
+  it('the block: install and demo, the checkout CLI, the tests', () => {
+    expect(commands).toEqual(['npm ci && npm run demo', 'npx mcp-mrtr --help', 'npm test']);
+  });
+
+  it('npm ci && npm run demo: installs, builds, migrates the demo server and runs it against a 2026-07-28 client', () => {
+    expect(fs.existsSync(path.join(clone, 'node_modules'))).toBe(false);
+    const run = sh(commands[0]!, clone, 900_000, CLONE_ENV);
+    expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
+    expect(run.stdout).toMatch(/\$ mcp-mrtr migrate/);
+    expect(run.stdout).toMatch(/^Files changed \(\d+\):\n {2}src\/confirm\.ts$/m);
+    expect(run.stdout).toMatch(/← input_required keys/);
+    expect(run.stdout).toContain('Every tool and the prompt completed over MRTR rounds.');
+    for (const name of PACKAGES) expect(fs.existsSync(path.join(clone, 'node_modules', name)), name).toBe(true);
+  }, 900_000);
+
+  it("npx mcp-mrtr --help: the clone's own CLI", () => {
+    const run = sh(commands[1]!, clone, 120_000, CLONE_ENV);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^mcp-mrtr <command>/m);
+    expect(run.stdout).toMatch(/mcp-mrtr migrate/);
+    expect(run.stdout).toMatch(/mcp-mrtr check/);
+    const version = sh('npx mcp-mrtr --version', clone, 120_000, CLONE_ENV);
+    expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(clone, 'packages/codemod/package.json'), 'utf8')).version);
+  }, 120_000);
+
+  it('npm test: the workspace test command runs (here for one package; the whole suite is the one running this test)', () => {
+    const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, CLONE_ENV);
+    expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
+    expect(run.stdout).toMatch(/@mcp-mrtr\/surface:test: .*Test Files +\d+ passed/);
+  }, 600_000);
+});
+
 describe('tarballs', () => {
+  beforeAll(() => {
+    // packed from the clone, as a release would be: only what git holds, built by the Set up commands
+    const tarballs = path.join(work, 'tarballs');
+    fs.mkdirSync(tarballs);
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: clone, encoding: 'utf8', timeout: 120_000 });
+    for (const entry of JSON.parse(out) as { name: PackageName; filename: string; files: { path: string }[] }[]) {
+      const tarball = path.join(tarballs, entry.filename);
+      const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+      packed[entry.name] = { tarball, files: entry.files.map((f) => f.path), manifest };
+    }
+  }, 300_000);
+
   it.each(PACKAGES)('%s: README, LICENSE (MIT), repository, keywords, engines', (name) => {
     const { files, manifest } = packed[name];
     expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
