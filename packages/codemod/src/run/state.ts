@@ -1,0 +1,21 @@
+/**
+ * What a migration run holds between its stages.
+ */
+import type { SourceFile } from 'ts-morph';
+import type { LineMap } from '../engine/line-map.js';
+import type { SlicedSource } from '../engine/slice.js';
+import type { DecodedSource } from '../engine/source-text.js';
+
+/** One file parsed into the run's project. */
+export interface LoadedFile {
+  path: string;
+  original: string;
+  source: DecodedSource;
+  /** Set for large files whose MCP-free statements were elided (engine/slice.ts). */
+  sliced?: SlicedSource;
+  sourceFile: SourceFile;
+  upgraded: boolean;
+  lineMap: LineMap;
+  notes: string[];
+  failed?: string;
+}

@@ -1,0 +1,221 @@
+/**
+ * The verify stage: every changed file is re-parsed and, with types, its compiler errors are
+ * compared with its text before the rewrite; the upgrade's own output is checked the same way
+ * against the original (v1) text.
+ */
+import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
+import { ts, type Project, type SourceFile } from 'ts-morph';
+import type { Reach } from '../engine/model.js';
+import type { LoadedFile } from './state.js';
+
+export interface Verification {
+  restored: Map<string, string>;
+  droppedCreated: Set<string>;
+  component(file: string): Set<string>;
+}
+
+/**
+ * Re-parses every changed file and, with types, compares its errors with the pre-rewrite text.
+ * A failing file restores every file its sites' handlers and helpers touch (a handler is never
+ * half-rewritten across files).
+ */
+export function verifyChanges(
+  project: Project,
+  loaded: LoadedFile[],
+  preRewrite: Map<string, string>,
+  createdFiles: string[],
+  reaches: Reach[],
+  typeChecked: boolean,
+): Verification {
+  const components = new UnionFind();
+  for (const reach of reaches) {
+    const siteFile = reach.site.sourceFile.getFilePath();
+    components.add(siteFile);
+    for (const { handler, path: steps } of reach.handlers) {
+      components.union(siteFile, handler.sourceFile.getFilePath());
+      for (const step of steps) if (!step.call.wasForgotten()) components.union(siteFile, step.call.getSourceFile().getFilePath());
+    }
+  }
+  const changed = loaded.filter((f) => f.sourceFile.getFullText() !== preRewrite.get(f.path));
+  const failures = new Map<string, string>();
+  for (const file of changed) {
+    const error = firstSyntaxError(file.sourceFile);
+    if (error) failures.set(file.path, `the rewritten file does not parse (${error})`);
+  }
+  for (const created of createdFiles) {
+    const sf = project.getSourceFile(created);
+    const error = sf ? firstSyntaxError(sf) : undefined;
+    if (error) failures.set(created, `the created file does not parse (${error})`);
+  }
+  if (typeChecked && changed.length > 0) {
+    // Files without errors after the rewrite need no baseline: only the others are checked again
+    // on their pre-rewrite text (one more program), and only their new errors count.
+    const after = new Map(changed.filter((f) => !failures.has(f.path)).map((f) => [f.path, errorKeys(f.sourceFile)]));
+    const candidates = changed.filter((f) => (after.get(f.path)?.length ?? 0) > 0);
+    if (process.env.MCP_MRTR_TIMINGS === '1') process.stderr.write(`mcp-mrtr verify: ${changed.length} changed files typechecked, ${candidates.length} with errors checked against their pre-rewrite text\n`);
+    const rewritten = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
+    for (const f of candidates) f.sourceFile.replaceWithText(preRewrite.get(f.path)!);
+    const before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+    for (const f of candidates) {
+      f.sourceFile.replaceWithText(rewritten.get(f.path)!);
+      const added = newErrors(before.get(f.path)!, after.get(f.path)!);
+      if (added.length > 0) failures.set(f.path, `the rewritten file has new type errors: ${added.slice(0, 2).join('; ')}`);
+    }
+  }
+  const restored = new Map<string, string>();
+  for (const [file, reason] of failures) {
+    if (!preRewrite.has(file)) continue;
+    for (const member of components.members(file)) if (preRewrite.has(member) && !restored.has(member)) restored.set(member, reason);
+  }
+  const droppedCreated = new Set<string>();
+  const anyChangedLeft = changed.some((f) => !restored.has(f.path));
+  for (const created of createdFiles) {
+    if (failures.has(created) || !anyChangedLeft) {
+      droppedCreated.add(created);
+      const sf = project.getSourceFile(created);
+      if (sf) project.removeSourceFile(sf);
+    }
+  }
+  return { restored, droppedCreated, component: (file) => new Set(components.members(file)) };
+}
+
+const MISSING_MODULE_CODES = [2307, 2792];
+
+export interface TypeError {
+  /** As `errorKeys` spells it (compared with the original's). */
+  key: string;
+  /** The compiler's message, its first level only (the elaboration can run to pages). */
+  message: string;
+  start: number;
+  /** 1-based, in the file's current text. */
+  line: number;
+  column: number;
+  snippet: string;
+}
+
+export const TYPE_ERROR_ADVICE = 'the v1-to-v2 upgrade of this line does not compile and no automatic repair covers it: adapt it to the v2 API by hand (the v2 migration guide lists the renamed and stricter types)';
+
+export function typeErrorReason(e: TypeError): string {
+  return `the v1-to-v2 upgrade leaves a type error here: ${e.message}`;
+}
+
+/**
+ * Type errors of each upgraded file that its original (v1) text did not have. Only files with
+ * errors after are checked on their original text (one more program), as verify does.
+ */
+export function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]> {
+  const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
+  const candidates = files.filter((f) => after.get(f.path)!.length > 0);
+  const out = new Map<string, TypeError[]>();
+  if (candidates.length === 0) return out;
+  const current = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
+  let before: Map<string, string[]>;
+  try {
+    for (const f of candidates) f.sourceFile.replaceWithText(f.sliced?.body ?? f.source.body);
+    before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
+  } catch (error) {
+    // ts-morph can fail to re-resolve imports after the texts were swapped ("node was removed or
+    // forgotten"); the comparison is lost then, not the run: each file says so, with its count
+    for (const f of candidates) {
+      f.sourceFile.replaceWithText(current.get(f.path)!);
+      f.notes.push(
+        `${after.get(f.path)!.length} compiler error(s) after the v1-to-v2 upgrade could not be compared with the original's (${(error as Error).message.split('\n')[0]}): run tsc --noEmit and check them`,
+      );
+    }
+    return out;
+  }
+  for (const f of candidates) {
+    f.sourceFile.replaceWithText(current.get(f.path)!);
+    const errors = after.get(f.path)!;
+    const added = new Set(newErrors(before.get(f.path)!, errors.map((e) => e.key)));
+    // the first occurrences of a key the original also had are the original's
+    const remaining = new Map<string, number>();
+    for (const key of before.get(f.path)!) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+    const fresh = errors.filter((e) => {
+      const n = remaining.get(e.key) ?? 0;
+      if (n > 0) {
+        remaining.set(e.key, n - 1);
+        return false;
+      }
+      return added.has(e.key);
+    });
+    if (fresh.length > 0) out.set(f.path, fresh);
+  }
+  return out;
+}
+
+function typeErrors(sf: SourceFile): TypeError[] {
+  const program = sf.getProject().getProgram().compilerObject;
+  const text = sf.getFullText();
+  return [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)]
+    .filter((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined)
+    .map((d) => {
+      const { line, column } = sf.getLineAndColumnAtPos(d.start!);
+      const key = `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`;
+      const lineText = text.slice(text.lastIndexOf('\n', d.start! - 1) + 1, text.indexOf('\n', d.start!) < 0 ? text.length : text.indexOf('\n', d.start!)).trim();
+      const head = `TS${d.code}: ${typeof d.messageText === 'string' ? d.messageText : d.messageText.messageText}`;
+      const message = head.length > 200 ? `${head.slice(0, 197)}...` : head;
+      return { key, message, start: d.start!, line, column, snippet: lineText.length > 80 ? `${lineText.slice(0, 77)}...` : lineText };
+    })
+    .filter((e) => !(MISSING_MODULE_CODES.some((code) => e.key.startsWith(`TS${code}:`)) && e.key.includes(MCP_PACKAGE_PREFIX)));
+}
+
+function errorKeys(sf: SourceFile): string[] {
+  // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when
+  // the tsconfig asks for declarations, an emit-sized cost for nothing the rewrite can break
+  const program = sf.getProject().getProgram().compilerObject;
+  const diagnostics = [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)];
+  return (
+    diagnostics
+      .filter((d) => d.category === ts.DiagnosticCategory.Error)
+      .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`)
+      // a v2 package the codemod does not carry (engine/own-packages.ts) and the project has not
+      // installed yet does not resolve before `npm install`, which says nothing about the rewrite
+      .filter((key) => !(MISSING_MODULE_CODES.some((code) => key.startsWith(`TS${code}:`)) && key.includes(MCP_PACKAGE_PREFIX)))
+  );
+}
+
+function newErrors(before: string[], after: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const key of before) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const added: string[] = [];
+  for (const key of after) {
+    const n = counts.get(key) ?? 0;
+    if (n > 0) counts.set(key, n - 1);
+    else added.push(key);
+  }
+  return added;
+}
+
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+  add(a: string): void {
+    if (!this.parent.has(a)) this.parent.set(a, a);
+  }
+  find(a: string): string {
+    this.add(a);
+    let root = a;
+    while (this.parent.get(root) !== root) root = this.parent.get(root)!;
+    this.parent.set(a, root);
+    return root;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+  members(a: string): string[] {
+    const root = this.find(a);
+    return [...this.parent.keys()].filter((k) => this.find(k) === root);
+  }
+}
+
+
+/** The first parse error of a file, with its line. */
+export function firstSyntaxError(sf: SourceFile): string | undefined {
+  const diagnostics = (sf.compilerNode as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  const first = diagnostics[0];
+  if (!first) return undefined;
+  const line = first.start !== undefined ? sf.getLineAndColumnAtPos(first.start).line : undefined;
+  return `${line !== undefined ? `line ${line}: ` : ''}${ts.flattenDiagnosticMessageText(first.messageText, ' ')}`;
+}
