@@ -7,14 +7,24 @@ import {
   mayContainLegacySite,
   replacementFor,
 } from '@mcp-mrtr/surface';
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { getPropertyName, outerParent } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
+import { migrateOneHandler } from '../utils/handler-migration.js';
 import { findLegacySites, type LegacySite } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
 import { suppressionComments, suppressionOf } from '../utils/suppressions.js';
 
-type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler' | 'detachedRequest' | 'suppressionWithoutReason';
+type MessageId = 'legacyRequest' | 'legacyRequestOutsideHandler' | 'detachedRequest' | 'suppressionWithoutReason' | 'migrateHandler';
+
+export interface Options {
+  /**
+   * Offer the codemod's rewrite of the request's handler as a suggestion (an editor quick-fix).
+   * Off by default: it runs the migration engine of `@mcp-mrtr/codemod` (an optional peer) once per
+   * handler with a request, which costs far more than the lint itself.
+   */
+  suggestMigration?: boolean;
+}
 
 const SHAPE_LABEL: Record<LegacySite['shape'], string> = {
   'server-method': 'server method call',
@@ -57,7 +67,7 @@ function replacement(site: LegacySite): string {
   return replacementFor(site.method);
 }
 
-export default createRule<[], MessageId>({
+export default createRule<[Options?], MessageId>({
   name: 'no-server-initiated-requests',
   meta: {
     type: 'problem',
@@ -65,8 +75,21 @@ export default createRule<[], MessageId>({
       description:
         'Disallow server-to-client requests (elicitation/create, sampling/createMessage, roots/list) that MCP 2026-07-28 removed; use Multi Round-Trip Requests',
     },
-    schema: [],
+    hasSuggestions: true,
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          suggestMigration: {
+            type: 'boolean',
+            description: "Suggest the codemod's migration of the request's handler (needs @mcp-mrtr/codemod installed).",
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
     messages: {
+      migrateHandler: "Migrate this handler to MRTR (mcp-mrtr's rewrite of its {{count}} request(s)).",
       legacyRequest:
         'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections. MRTR form: {{replacement}}.',
       legacyRequestOutsideHandler:
@@ -79,9 +102,11 @@ export default createRule<[], MessageId>({
         'Server-initiated {{method}} ({{shape}}) is not sent on MCP 2026-07-28 connections, and its answer is never awaited, so it has no MRTR form: {{advice}}.',
     },
   },
+  // no default options: RuleCreator would deep-clone them into every file's context (see create-rule.ts)
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
+    const suggestMigration = context.options[0]?.suggestMigration === true;
     if (!mayContainLegacySite(sourceCode.text) && !sourceCode.text.includes(SUPPRESSION_DIRECTIVE)) return {};
     return {
       Program() {
@@ -91,8 +116,22 @@ export default createRule<[], MessageId>({
         const sites = findLegacySites(sourceCode).filter((site) => !suppressionOf(sourceCode, site.node));
         if (sites.length === 0) return;
         const resolver = getMcpContextResolver(sourceCode);
-        for (const site of sites) {
-          const where = resolver.contextOf(site.node);
+        const contexts = sites.map((site) => resolver.contextOf(site.node));
+        /** The suggestion for the requests directly in one handler's body (helpers: `mcp-mrtr migrate`). */
+        const suggestionFor = (handler: TSESTree.Node): TSESLint.ReportSuggestionArray<MessageId> => {
+          const inHandler = sites.flatMap((site, i) => {
+            const c = contexts[i]!;
+            return c.kind === 'handler' && c.handler === handler ? [{ site, viaHelper: c.viaHelper }] : [];
+          });
+          if (inHandler.some((s) => s.viaHelper !== undefined)) return [];
+          const own = inHandler.map((s) => s.site);
+          const others = findLegacySites(sourceCode).filter((site) => !own.includes(site));
+          const migration = migrateOneHandler({ sourceCode, fileName: context.filename, handler, own: own.map((s) => s.node), others: others.map((s) => s.node) });
+          if (!migration) return [];
+          return [{ messageId: 'migrateHandler', data: { count: own.length }, fix: (fixer) => fixer.replaceTextRange(migration.range, migration.text) }];
+        };
+        for (const [index, site] of sites.entries()) {
+          const where = contexts[index]!;
           if (where.kind === 'client') continue;
           const data = { method: site.method, shape: SHAPE_LABEL[site.shape] };
           // a module-level reference or request object is only a definition: where it runs is unknown
@@ -106,7 +145,8 @@ export default createRule<[], MessageId>({
               data: { ...data, advice: NON_HANDLER_ADVICE[where.context] },
             });
           } else {
-            context.report({ node: site.node, messageId: 'legacyRequest', data: { ...data, replacement: replacement(site) } });
+            const suggest = suggestMigration && where.kind === 'handler' ? suggestionFor(where.handler) : [];
+            context.report({ node: site.node, messageId: 'legacyRequest', data: { ...data, replacement: replacement(site) }, ...(suggest.length > 0 ? { suggest } : {}) });
           }
         }
       },
