@@ -23,6 +23,11 @@ export function askWithState(env: EmitEnv, stateExpr: string, codec: string): As
 export function bindingLines(binding: Binding, value: string, valueType: string | undefined, env: EmitEnv): string[] {
   switch (binding.kind) {
     case 'declare': {
+      // `const { roots } = await server.listRoots()`: the generated value is the object literal
+      // `{ roots: <answer>.roots }`, so the one destructured property is bound directly.
+      const pattern = /^\{\s*([A-Za-z_$][\w$]*)(?:\s*:\s*([A-Za-z_$][\w$]*))?\s*\}$/.exec(binding.target);
+      const literal = /^\{ ([A-Za-z_$][\w$]*): ([A-Za-z_$][\w$.]*) \}$/.exec(value);
+      if (pattern && literal && pattern[1] === literal[1] && !binding.typeText) return [`${binding.declKind} ${pattern[2] ?? pattern[1]} = ${literal[2]};`];
       const type = binding.typeText ?? (env.ts && binding.name ? valueType : undefined);
       return [`${binding.declKind} ${binding.target}${type ? `: ${type}` : ''} = ${value};`];
     }
