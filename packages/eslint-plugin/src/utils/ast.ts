@@ -56,13 +56,17 @@ export function outerParent(node: TSESTree.Node): TSESTree.Node | undefined {
   return undefined;
 }
 
-/** `'x'`, `"x"` or a template literal without expressions. */
-export function getStaticString(node: TSESTree.Node | null | undefined): string | undefined {
+/** `'x'`, `"x"` or a template literal without expressions, as written (not looking through `as`, `satisfies` or `!`). */
+export function literalString(node: TSESTree.Node | null | undefined): string | undefined {
   if (!node) return undefined;
-  const n = unwrap(node);
-  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n.value;
-  if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) return n.quasis[0]?.value.cooked ?? undefined;
+  if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') return node.value;
+  if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;
+}
+
+/** The same, looking through TS-only wrappers (`'x' as const`, see `unwrap`). */
+export function getStaticString(node: TSESTree.Node | null | undefined): string | undefined {
+  return node ? literalString(unwrap(node)) : undefined;
 }
 
 /** Static name of a member access (`a.b`, `a['b']`) or an object/class key (`{ b: 1 }`, `{ 'b': 1 }`). */
@@ -180,19 +184,24 @@ export function getDefinition(
   return findVariable(sourceCode, identifier)?.defs[0];
 }
 
-/** Visit every node below `root` (depth first) using the source's visitor keys. */
+/**
+ * Depth-first walk over a subtree with the source's visitor keys. `visit` returns `false` to skip a
+ * node's children, `'stop'` to end the walk. Returns true when stopped.
+ */
 export function walk(
   root: TSESTree.Node,
   visitorKeys: TSESLint.SourceCode.VisitorKeys,
-  enter: (node: TSESTree.Node) => boolean | void,
-): void {
+  visit: (node: TSESTree.Node) => boolean | 'stop' | void,
+): boolean {
   const stack: TSESTree.Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (enter(node) === false) continue;
+    const result = visit(node);
+    if (result === 'stop') return true;
+    if (result === false) continue;
     const keys = visitorKeys[node.type] ?? [];
     for (let k = keys.length - 1; k >= 0; k--) {
-      const value = (node as unknown as Record<string, unknown>)[keys[k]];
+      const value = (node as unknown as Record<string, unknown>)[keys[k]!];
       if (Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) {
           const child = value[i];
@@ -203,6 +212,7 @@ export function walk(
       }
     }
   }
+  return false;
 }
 
 /** True when `text` contains at least one of `tokens` (cheap per-file pre-filter). */

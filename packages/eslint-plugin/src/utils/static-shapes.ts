@@ -6,20 +6,16 @@
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
-import { textHasAny, unwrap } from './ast.js';
+import { literalString, textHasAny, unwrap, walk } from './ast.js';
 
-export { textHasAny, unwrap };
+// one vocabulary: these live in ast.ts, re-exported for the safety rules that import from here
+export { textHasAny, unwrap, walk };
 
 type Node = TSESTree.Node;
 
 
-/** Value of a string literal or of a template literal without expressions. */
-export function staticString(node: Node | null | undefined): string | undefined {
-  if (!node) return undefined;
-  if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') return node.value;
-  if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
-  return undefined;
-}
+/** Value of a string literal or of a template literal without expressions (ast.ts `literalString`). */
+export const staticString = literalString;
 
 /** Name of a non-computed (or computed-literal) property key. */
 export function keyName(key: Node, computed = false): string | undefined {
@@ -119,34 +115,6 @@ const FUNCTION_TYPES = new Set<string>([
 
 export function isFunction(node: Node): node is TSESTree.FunctionLike {
   return FUNCTION_TYPES.has(node.type);
-}
-
-/**
- * Depth-first walk over a subtree. `visit` returns `false` to skip a node's children, `'stop'` to end
- * the walk. Returns true when stopped.
- */
-export function walk(
-  root: Node,
-  visitorKeys: TSESLint.SourceCode.VisitorKeys,
-  visit: (node: Node) => boolean | 'stop' | void,
-): boolean {
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const result = visit(node);
-    if (result === 'stop') return true;
-    if (result === false) continue;
-    const keys = visitorKeys[node.type] ?? [];
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const child = (node as unknown as Record<string, unknown>)[keys[i]!];
-      if (Array.isArray(child)) {
-        for (let j = child.length - 1; j >= 0; j--) if (child[j] && typeof child[j] === 'object') stack.push(child[j] as Node);
-      } else if (child && typeof child === 'object' && typeof (child as Node).type === 'string') {
-        stack.push(child as Node);
-      }
-    }
-  }
-  return false;
 }
 
 /** An identifier that reads a variable (not `a.name` / `{ name: … }` / a declaration id). */
