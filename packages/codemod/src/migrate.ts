@@ -20,27 +20,26 @@ import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from
 import { discoverFiles, type Discovery } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
 import { buildLineMap, identityLineMap } from './engine/line-map.js';
-import { addMarkers, type MarkerRequest } from './engine/markers.js';
 import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
-import { planPackageJsonChanges } from './engine/package-json.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches, lineOf } from './engine/reach/index.js';
 import { loadRewriteStage, type RewriteStage } from './engine/rewrite-stage.js';
 import { applyServingRewrites, guardFinding, SERVING_ADVICE, sessionCapabilityReads, type ServingFinding } from './engine/serving/index.js';
-import { sliceLargeSource, unsliceSource } from './engine/slice.js';
-import { decodeSource, joinSource, splitSource, type DecodedSource } from './engine/source-text.js';
-import { abbreviateComment, detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
-import { restoreComments } from './engine/comments.js';
+import { sliceLargeSource } from './engine/slice.js';
+import { decodeSource, splitSource, type DecodedSource } from './engine/source-text.js';
+import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
-import type { FileResult, MigrateOptions, MigrationResult, PackageJsonChange, SiteResult } from './types.js';
+import type { FileResult, MigrateOptions, MigrationResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
 import { addTestMockSites } from './engine/test-mocks/index.js';
 import { resolveOwnPackage, serverPackageAvailable } from './engine/own-packages.js';
 import { scopeName } from './engine/scope-name.js';
 import { findSuppressionComments, suppressionOf, type SuppressionComment } from './engine/suppressions.js';
-import type { LoadedFile } from './run/state.js';
-import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
+import type { LoadedFile, SiteInfo } from './run/state.js';
+import { addRunMarkers } from './run/markers.js';
+import { runResult } from './run/result.js';
+import { firstSyntaxError, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
 
 export interface SourceInput {
   path: string;
@@ -263,7 +262,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   };
   const reaches = computeReaches({ sites, handlers, others, sourceFiles: loaded.map((f) => f.sourceFile), originalLine });
   const reachBySite = new Map(reaches.map((r) => [r.site, r]));
-  const siteInfo = new Map<Site, { handler?: string; snippet: string; scope: string; line: number; column: number; file: LoadedFile }>();
+  const siteInfo = new Map<Site, SiteInfo>();
   for (const site of sites) {
     const file = fileByPath.get(site.sourceFile.getFilePath())!;
     const reach = reachBySite.get(site)!;
@@ -363,135 +362,14 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
 
   timings.mark('verify');
   // 10. markers
-  for (const file of loaded) {
-    if (file.failed) continue;
-    const flagged = sites
-      .filter((s) => s.sourceFile.getFilePath() === file.path || siteInfo.get(s)?.file === file)
-      .map((s) => decisionBySite.get(s)!)
-      .filter((d) => d.status === 'flagged');
-    const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
-    const typeErrors = upgradeErrors.get(file.path) ?? [];
-    if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0) continue;
-    const before = file.sourceFile.getFullText();
-    const requests: MarkerRequest[] = [
-      ...locateFlagged(file, flagged, ctx),
-      ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
-      ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: TYPE_ERROR_ADVICE })),
-    ];
-    addMarkers(file.sourceFile, requests);
-    if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);
-  }
-
-  // comments the rewrite or the serving stage dropped go back where they were (the upgrade's own
-  // were put back in the upgrade stage, against the original text); after the markers, whose
-  // serving flags hold nodes of the current text. Only comments are added, so verify still holds.
-  for (const file of loaded) {
-    const before = preRewrite.get(file.path)!;
-    const after = file.sourceFile.getFullText();
-    if (file.failed || after === before) continue;
-    const kept = restoreComments(before, after, scriptKindOf(file.path));
-    if (kept.text !== after) file.sourceFile.replaceWithText(kept.text);
-    for (const comment of kept.lost) file.notes.push(`a comment the rewrite dropped could not be put back: ${abbreviateComment(comment)}`);
-  }
+  addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite });
 
   timings.mark('markers');
   // 11. report
-  const sitesByFile = new Map<string, SiteResult[]>();
-  for (const site of sites) {
-    const info = siteInfo.get(site)!;
-    const decision = decisionBySite.get(site)!;
-    const list = sitesByFile.get(info.file.path) ?? [];
-    list.push({
-      line: info.line,
-      column: info.column,
-      method: site.method,
-      kind: site.kind,
-      status: decision.status,
-      ...(decision.reason ? { reason: decision.reason } : {}),
-      ...(decision.advice ? { advice: decision.advice } : {}),
-      ...(info.handler ? { handler: info.handler } : {}),
-      snippet: info.snippet,
-      ...(decision.callers && decision.callers.length > 1 ? { callers: decision.callers.map((c) => ({ caller: c.caller, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })) } : {}),
-      ...(info.scope ? { scope: info.scope } : {}),
-    });
-    sitesByFile.set(info.file.path, list);
-  }
-  for (const file of loaded) {
-    const servingSites = (serving.get(file.path) ?? []).map((f) => ({
-      line: file.lineMap.toOriginal(buildLineMap(preRewrite.get(file.path)!, f.text).toOriginal(f.line)),
-      column: f.column,
-      method: f.method,
-      status: f.status,
-      reason: f.reason,
-      ...(f.advice ? { advice: f.advice } : {}),
-      ...(f.snippet ? { snippet: f.snippet } : {}),
-    }));
-    const typeErrorSites = (upgradeErrors.get(file.path) ?? []).map((e): SiteResult => ({
-      line: file.lineMap.toOriginal(e.line),
-      column: e.column,
-      method: 'type-error',
-      status: 'flagged',
-      reason: typeErrorReason(e),
-      advice: TYPE_ERROR_ADVICE,
-      snippet: e.snippet,
-    }));
-    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites].sort((a, b) => a.line - b.line || a.column - b.column);
-    const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
-    const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));
-    let body = file.sourceFile.getFullText();
-    if (file.sliced) {
-      const whole = unsliceSource(body, file.sliced);
-      if (whole === undefined) {
-        file.failed = 'internal error: the elided part of this large file could not be restored; left unchanged';
-        body = file.source.body;
-      } else body = whole;
-    }
-    const output = body === file.source.body ? file.original : joinSource(file.source, body);
-    let status: FileResult['status'];
-    if (file.failed) status = 'failed';
-    else if (activeSites.length > 0 && activeSites.every((s) => s.status === 'flagged' && !('callers' in s && s.callers?.some((c) => c.status === 'migrated')))) status = 'flagged';
-    else if (output !== file.original) status = 'changed';
-    else status = activeSites.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
-    results.set(file.path, {
-      path: file.path,
-      status,
-      sites: siteResults,
-      original: file.original,
-      output: file.failed ? file.original : output,
-      ...(file.failed ? { error: file.failed } : {}),
-      ...(!file.failed && file.notes.length > 0 ? { notes: [...file.notes] } : {}),
-      ...(unreasoned.length > 0 ? { suppressionsWithoutReason: unreasoned } : {}),
-    });
-  }
-  for (const created of createdFiles) {
-    const sf = project.getSourceFile(created);
-    if (!sf) continue;
-    results.set(created, { path: created, status: 'created', sites: [], output: sf.getFullText() });
-  }
-
-  const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const packageJsonChanges: PackageJsonChange[] = env.manifests
-    ? planPackageJsonChanges(
-        files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
-        new Set(files.map((f) => f.path)),
-      )
-    : [];
-  const allSites = files.flatMap((f) => f.sites).filter((s) => s.status !== 'suppressed');
+  const result = runResult({ project, loaded, fileByPath, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, manifests: env.manifests });
   timings.mark('report');
   timings.done(loaded.length, total);
-  return {
-    summary: {
-      sitesFound: allSites.length,
-      sitesMigrated: allSites.filter((s) => s.status === 'migrated').length,
-      sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
-      filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
-      filesFailed: files.filter((f) => f.status === 'failed').length,
-      sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
-      suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
-    },
-    files,
-    packageJsonChanges,
-  };
+  return result;
 }
 
 /**
@@ -532,25 +410,6 @@ function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): Sit
   return { site: reach.site, status: 'flagged', reason: existing?.reason ?? 'not migrated by the rewrite stage', ...(existing?.advice ? { advice: existing.advice } : {}) };
 }
 
-/** Nodes of flagged sites in the current text: the original nodes, or the same sites found again. */
-function locateFlagged(file: LoadedFile, flagged: SiteDecision[], ctx: FindContext): MarkerRequest[] {
-  if (flagged.length === 0) return [];
-  const ordered = [...flagged].sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
-  const reasonOf = (d: SiteDecision) => ({ reason: d.reason ?? 'not migrated', advice: d.advice });
-  if (ordered.every((d) => !d.site.node.wasForgotten() && d.site.node.getSourceFile() === file.sourceFile)) {
-    return ordered.map((d) => ({ node: d.site.node, ...reasonOf(d) }));
-  }
-  const found = findSites(file.sourceFile, ctx);
-  const requests: MarkerRequest[] = [];
-  let cursor = 0;
-  for (const decision of ordered) {
-    const index = found.findIndex((s, i) => i >= cursor && s.method === decision.site.method);
-    if (index < 0) continue;
-    requests.push({ node: found[index]!.node, ...reasonOf(decision) });
-    cursor = index + 1;
-  }
-  return requests;
-}
 
 function restoreText(_project: Project, file: LoadedFile, text: string): void {
   if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);

@@ -19,3 +19,13 @@ export interface LoadedFile {
   notes: string[];
   failed?: string;
 }
+
+/** Where a site is reported: the original file's line and column, its handler and scope. */
+export interface SiteInfo {
+  handler?: string;
+  snippet: string;
+  scope: string;
+  line: number;
+  column: number;
+  file: LoadedFile;
+}

@@ -1,0 +1,79 @@
+/**
+ * The markers stage: an `@mcp-mrtr-todo` comment above every site not migrated (and every serving
+ * flag and upgrade type error), then the comments the rewrite or serving dropped put back.
+ */
+import type { Site, SiteDecision } from '../engine/model.js';
+import { findSites, type FindContext } from '../engine/find/index.js';
+import { addMarkers, type MarkerRequest } from '../engine/markers.js';
+import { restoreComments } from '../engine/comments.js';
+import { scriptKindOf } from '../engine/script-kind.js';
+import type { ServingFinding } from '../engine/serving/index.js';
+import { abbreviateComment } from '../engine/upgrade.js';
+import type { LoadedFile, SiteInfo } from './state.js';
+import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason, type TypeError } from './verify.js';
+
+export interface MarkerInputs {
+  loaded: LoadedFile[];
+  sites: Site[];
+  siteInfo: Map<Site, SiteInfo>;
+  decisionBySite: Map<Site, SiteDecision>;
+  serving: Map<string, ServingFinding[]>;
+  upgradeErrors: Map<string, TypeError[]>;
+  ctx: FindContext;
+  /** Each loaded file's text before the rewrite. */
+  preRewrite: Map<string, string>;
+}
+
+export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite }: MarkerInputs): void {
+  for (const file of loaded) {
+    if (file.failed) continue;
+    const flagged = sites
+      .filter((s) => s.sourceFile.getFilePath() === file.path || siteInfo.get(s)?.file === file)
+      .map((s) => decisionBySite.get(s)!)
+      .filter((d) => d.status === 'flagged');
+    const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
+    const typeErrors = upgradeErrors.get(file.path) ?? [];
+    if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0) continue;
+    const before = file.sourceFile.getFullText();
+    const requests: MarkerRequest[] = [
+      ...locateFlagged(file, flagged, ctx),
+      ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
+      ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: TYPE_ERROR_ADVICE })),
+    ];
+    addMarkers(file.sourceFile, requests);
+    if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);
+  }
+
+  // comments the rewrite or the serving stage dropped go back where they were (the upgrade's own
+  // were put back in the upgrade stage, against the original text); after the markers, whose
+  // serving flags hold nodes of the current text. Only comments are added, so verify still holds.
+  for (const file of loaded) {
+    const before = preRewrite.get(file.path)!;
+    const after = file.sourceFile.getFullText();
+    if (file.failed || after === before) continue;
+    const kept = restoreComments(before, after, scriptKindOf(file.path));
+    if (kept.text !== after) file.sourceFile.replaceWithText(kept.text);
+    for (const comment of kept.lost) file.notes.push(`a comment the rewrite dropped could not be put back: ${abbreviateComment(comment)}`);
+  }
+
+}
+
+/** Nodes of flagged sites in the current text: the original nodes, or the same sites found again. */
+function locateFlagged(file: LoadedFile, flagged: SiteDecision[], ctx: FindContext): MarkerRequest[] {
+  if (flagged.length === 0) return [];
+  const ordered = [...flagged].sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
+  const reasonOf = (d: SiteDecision) => ({ reason: d.reason ?? 'not migrated', advice: d.advice });
+  if (ordered.every((d) => !d.site.node.wasForgotten() && d.site.node.getSourceFile() === file.sourceFile)) {
+    return ordered.map((d) => ({ node: d.site.node, ...reasonOf(d) }));
+  }
+  const found = findSites(file.sourceFile, ctx);
+  const requests: MarkerRequest[] = [];
+  let cursor = 0;
+  for (const decision of ordered) {
+    const index = found.findIndex((s, i) => i >= cursor && s.method === decision.site.method);
+    if (index < 0) continue;
+    requests.push({ node: found[index]!.node, ...reasonOf(decision) });
+    cursor = index + 1;
+  }
+  return requests;
+}

@@ -1,0 +1,130 @@
+/**
+ * The result stage, which builds a run's `MigrationResult`: every site with its status and
+ * reason per file, the output texts, created files, package.json changes and the summary.
+ */
+import { buildLineMap } from '../engine/line-map.js';
+import type { Site, SiteDecision } from '../engine/model.js';
+import { planPackageJsonChanges } from '../engine/package-json.js';
+import type { ServingFinding } from '../engine/serving/index.js';
+import { unsliceSource } from '../engine/slice.js';
+import { joinSource } from '../engine/source-text.js';
+import type { SuppressionComment } from '../engine/suppressions.js';
+import type { Project } from 'ts-morph';
+import type { FileResult, MigrationResult, PackageJsonChange, SiteResult } from '../types.js';
+import type { LoadedFile, SiteInfo } from './state.js';
+import { TYPE_ERROR_ADVICE, typeErrorReason, type TypeError } from './verify.js';
+
+export interface ResultInputs {
+  project: Project;
+  loaded: LoadedFile[];
+  fileByPath: Map<string, LoadedFile>;
+  sites: Site[];
+  siteInfo: Map<Site, SiteInfo>;
+  decisionBySite: Map<Site, SiteDecision>;
+  serving: Map<string, ServingFinding[]>;
+  upgradeErrors: Map<string, TypeError[]>;
+  suppressionsByFile: Map<string, SuppressionComment[]>;
+  preRewrite: Map<string, string>;
+  createdFiles: string[];
+  /** Results of the files decided before (failed, left out of the project); completed here. */
+  results: Map<string, FileResult>;
+  /** Look up package.json files for dependency changes. */
+  manifests: boolean;
+}
+
+export function runResult({ project, loaded, fileByPath, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, manifests }: ResultInputs): MigrationResult {
+  const sitesByFile = new Map<string, SiteResult[]>();
+  for (const site of sites) {
+    const info = siteInfo.get(site)!;
+    const decision = decisionBySite.get(site)!;
+    const list = sitesByFile.get(info.file.path) ?? [];
+    list.push({
+      line: info.line,
+      column: info.column,
+      method: site.method,
+      kind: site.kind,
+      status: decision.status,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      ...(decision.advice ? { advice: decision.advice } : {}),
+      ...(info.handler ? { handler: info.handler } : {}),
+      snippet: info.snippet,
+      ...(decision.callers && decision.callers.length > 1 ? { callers: decision.callers.map((c) => ({ caller: c.caller, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })) } : {}),
+      ...(info.scope ? { scope: info.scope } : {}),
+    });
+    sitesByFile.set(info.file.path, list);
+  }
+  for (const file of loaded) {
+    const servingSites = (serving.get(file.path) ?? []).map((f) => ({
+      line: file.lineMap.toOriginal(buildLineMap(preRewrite.get(file.path)!, f.text).toOriginal(f.line)),
+      column: f.column,
+      method: f.method,
+      status: f.status,
+      reason: f.reason,
+      ...(f.advice ? { advice: f.advice } : {}),
+      ...(f.snippet ? { snippet: f.snippet } : {}),
+    }));
+    const typeErrorSites = (upgradeErrors.get(file.path) ?? []).map((e): SiteResult => ({
+      line: file.lineMap.toOriginal(e.line),
+      column: e.column,
+      method: 'type-error',
+      status: 'flagged',
+      reason: typeErrorReason(e),
+      advice: TYPE_ERROR_ADVICE,
+      snippet: e.snippet,
+    }));
+    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites].sort((a, b) => a.line - b.line || a.column - b.column);
+    const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
+    const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));
+    let body = file.sourceFile.getFullText();
+    if (file.sliced) {
+      const whole = unsliceSource(body, file.sliced);
+      if (whole === undefined) {
+        file.failed = 'internal error: the elided part of this large file could not be restored; left unchanged';
+        body = file.source.body;
+      } else body = whole;
+    }
+    const output = body === file.source.body ? file.original : joinSource(file.source, body);
+    let status: FileResult['status'];
+    if (file.failed) status = 'failed';
+    else if (activeSites.length > 0 && activeSites.every((s) => s.status === 'flagged' && !('callers' in s && s.callers?.some((c) => c.status === 'migrated')))) status = 'flagged';
+    else if (output !== file.original) status = 'changed';
+    else status = activeSites.some((s) => s.status === 'flagged') ? 'flagged' : 'unchanged';
+    results.set(file.path, {
+      path: file.path,
+      status,
+      sites: siteResults,
+      original: file.original,
+      output: file.failed ? file.original : output,
+      ...(file.failed ? { error: file.failed } : {}),
+      ...(!file.failed && file.notes.length > 0 ? { notes: [...file.notes] } : {}),
+      ...(unreasoned.length > 0 ? { suppressionsWithoutReason: unreasoned } : {}),
+    });
+  }
+  for (const created of createdFiles) {
+    const sf = project.getSourceFile(created);
+    if (!sf) continue;
+    results.set(created, { path: created, status: 'created', sites: [], output: sf.getFullText() });
+  }
+
+  const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const packageJsonChanges: PackageJsonChange[] = manifests
+    ? planPackageJsonChanges(
+        files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
+        new Set(files.map((f) => f.path)),
+      )
+    : [];
+  const allSites = files.flatMap((f) => f.sites).filter((s) => s.status !== 'suppressed');
+  return {
+    summary: {
+      sitesFound: allSites.length,
+      sitesMigrated: allSites.filter((s) => s.status === 'migrated').length,
+      sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
+      filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
+      filesFailed: files.filter((f) => f.status === 'failed').length,
+      sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
+      suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
+    },
+    files,
+    packageJsonChanges,
+  };
+}
