@@ -24,7 +24,7 @@ import { findLegacySites } from '../utils/legacy-sites.js';
 import { suppressionOf } from '../utils/suppressions.js';
 import {
   findProperty,
-  localNamesOf,
+  mcpLocalNamesOf,
   memberName,
   propertyName,
   removeObjectElement,
@@ -100,7 +100,7 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
+    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     const legacySites = findLegacySites(sourceCode).filter((s) => LEGACY_REQUESTS[s.method].deprecated);
 
     function insideLegacySite(node: TSESTree.Node): boolean {

@@ -19,7 +19,7 @@ import {
   calleeName,
   findProperty,
   isFunction,
-  localNamesOf,
+  mcpLocalNamesOf,
   memberName,
   propertyName,
   removeObjectElement,
@@ -69,7 +69,7 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
+    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     let mrtrResourceCount = 0;
     const serverHints: TSESTree.Property[] = [];
 

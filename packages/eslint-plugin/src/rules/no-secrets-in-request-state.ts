@@ -7,7 +7,7 @@ import {
   calleeObject,
   chainText,
   findProperty,
-  localNamesOf,
+  mcpLocalNamesOf,
   memberName,
   propertyName,
   resolveValue,
@@ -47,8 +47,8 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
-    const codecFactoryNames = localNamesOf(sourceCode, TARGET.createRequestStateCodec);
+    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
+    const codecFactoryNames = mcpLocalNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);
     const reported = new Set<TSESTree.Node>();
 

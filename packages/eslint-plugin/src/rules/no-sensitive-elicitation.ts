@@ -20,7 +20,7 @@ import {
   calleeName,
   calleeObject,
   findProperty,
-  localNamesOf,
+  mcpLocalNamesOf,
   memberName,
   propertyName,
   resolveValue,
@@ -57,7 +57,7 @@ export default createRule<[], 'sensitiveField'>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = localNamesOf(sourceCode, TARGET.inputRequired);
+    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     const checked = new Set<TSESTree.Node>();
 
     function report(node: TSESTree.Node, field: string, why: string): void {

@@ -11,7 +11,7 @@ import {
   calleeName,
   findProperty,
   isValueReference,
-  localNamesOf,
+  mcpLocalNamesOf,
   resolveValue,
   staticString,
   typeServices,
@@ -53,7 +53,7 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const codecNames = localNamesOf(sourceCode, TARGET.createRequestStateCodec);
+    const codecNames = mcpLocalNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);
     const env = DEFAULT_STATE_KEY_ENV;
 

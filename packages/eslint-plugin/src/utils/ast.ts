@@ -1,5 +1,6 @@
 /** Small static AST helpers shared by the rules (no MCP knowledge here). */
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionNode =
   | TSESTree.FunctionDeclaration
@@ -234,4 +235,34 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
 /** True when `inner` lies inside `outer` (or is it). */
 export function isInside(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
   return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
+}
+
+const importNameCache = new WeakMap<TSESTree.Program, Map<string, Set<string>>>();
+
+/**
+ * Local names under which `exported` is available in the file: its own name plus import aliases
+ * (`import { inputRequired as ir } from '...'`). `mcpOnly`: only imports from an MCP package count.
+ * Cached per file; the set is shared, callers must not change it.
+ */
+export function importedLocalNames(sourceCode: Readonly<TSESLint.SourceCode>, exported: string, options: { mcpOnly?: boolean } = {}): ReadonlySet<string> {
+  let perFile = importNameCache.get(sourceCode.ast);
+  if (!perFile) {
+    perFile = new Map();
+    importNameCache.set(sourceCode.ast, perFile);
+  }
+  const key = `${options.mcpOnly ? 'mcp' : 'any'}:${exported}`;
+  const hit = perFile.get(key);
+  if (hit) return hit;
+  const names = new Set([exported]);
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    if (options.mcpOnly && !statement.source.value.startsWith(MCP_PACKAGE_PREFIX)) continue;
+    for (const spec of statement.specifiers) {
+      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
+      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
+      if (imported === exported) names.add(spec.local.name);
+    }
+  }
+  perFile.set(key, names);
+  return names;
 }

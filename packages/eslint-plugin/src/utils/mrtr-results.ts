@@ -5,35 +5,13 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { CTX_MCPREQ_READS, TARGET } from '@mcp-mrtr/surface';
-import { findProperty, getPropertyName, getStaticString, outerParent, resolveConstInit, unwrap } from './ast.js';
+import { findProperty, getPropertyName, getStaticString, importedLocalNames, outerParent, resolveConstInit, unwrap } from './ast.js';
 
 type Source = Readonly<TSESLint.SourceCode>;
 
-const localNameCache = new WeakMap<TSESTree.Program, Map<string, Set<string>>>();
-
-/**
- * Local names under which a target-API export is available in the file: the export's own name plus
- * import aliases (`import { inputRequired as ir } from '@modelcontextprotocol/server'`).
- */
-export function localNamesOf(sourceCode: Source, exported: string): Set<string> {
-  let perFile = localNameCache.get(sourceCode.ast);
-  if (!perFile) {
-    perFile = new Map();
-    localNameCache.set(sourceCode.ast, perFile);
-  }
-  const hit = perFile.get(exported);
-  if (hit) return hit;
-  const names = new Set([exported]);
-  for (const statement of sourceCode.ast.body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
-    for (const spec of statement.specifiers) {
-      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
-      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
-      if (imported === exported) names.add(spec.local.name);
-    }
-  }
-  perFile.set(exported, names);
-  return names;
+/** Local names of a target-API export, imported from any module (ast.ts `importedLocalNames`). */
+export function localNamesOf(sourceCode: Source, exported: string): ReadonlySet<string> {
+  return importedLocalNames(sourceCode, exported);
 }
 
 /** `inputRequired({...})` (not the builders `inputRequired.elicit(...)`). */

@@ -4,9 +4,8 @@
  * no-session-scoped-client-state, require-request-state-binding).
  */
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
-import { literalString, textHasAny, unwrap, walk } from './ast.js';
+import { importedLocalNames, literalString, textHasAny, unwrap, walk } from './ast.js';
 
 // one vocabulary: these live in ast.ts, re-exported for the safety rules that import from here
 export { textHasAny, unwrap, walk };
@@ -94,17 +93,8 @@ export function resolveValue(node: Node, sourceCode: Readonly<TSESLint.SourceCod
 }
 
 /** Local names under which an export of an MCP package is imported (always includes the name itself). */
-export function localNamesOf(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): Set<string> {
-  const names = new Set([exported]);
-  for (const stmt of sourceCode.ast.body) {
-    if (stmt.type !== AST_NODE_TYPES.ImportDeclaration || !stmt.source.value.startsWith(MCP_PACKAGE_PREFIX)) continue;
-    for (const spec of stmt.specifiers) {
-      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
-      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
-      if (imported === exported) names.add(spec.local.name);
-    }
-  }
-  return names;
+export function mcpLocalNamesOf(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): ReadonlySet<string> {
+  return importedLocalNames(sourceCode, exported, { mcpOnly: true });
 }
 
 const FUNCTION_TYPES = new Set<string>([
