@@ -457,8 +457,16 @@ function catchNote(site: Site): string {
   return '';
 }
 
-/** Wire keys named after what receives the answer; unique within the handler. */
+/** Variable names that say nothing about what is asked: a key named after one says nothing either. */
+const GENERIC_NAMES = new Set(['result', 'res', 'response', 'resp', 'r', 'ret', 'value', 'data', 'out', 'output']);
+
+/**
+ * Wire keys named after what receives the answer (the variable, the helper's purpose), or after the
+ * tool/prompt/resource when that variable is a generic `result`; unique within the handler.
+ */
 function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
+  const handlerName = work.handler.name && /^[A-Za-z_$][\w$]*$/.test(work.handler.name) ? work.handler.name : undefined;
+  const meaningful = (name: string | undefined): string | undefined => (name !== undefined && GENERIC_NAMES.has(name) ? (handlerName ?? name) : name);
   const used = new Set<string>();
   const unique = (base: string): string => {
     let key = base;
@@ -468,7 +476,7 @@ function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
   };
   for (const point of work.points) {
     const b = point.binding;
-    const bound = b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? (b.guard ? declaredName(point.statement) : undefined) ?? helperNameOf(point) : undefined;
+    const bound = meaningful(b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? (b.guard ? declaredName(point.statement) : undefined) ?? helperNameOf(point) : undefined);
     if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey));
     else if (point.kind === 'helper') {
       const helper = helpers.get(point.helperFn!);
