@@ -19,7 +19,7 @@ import { Project, ts, type FileSystemHost, type Node } from 'ts-morph';
 import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { discoverFiles, type Discovery } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
-import { buildLineMap, identityLineMap } from './engine/line-map.js';
+import { buildLineMap, identityLineMap, originalLineAfter } from './engine/line-map.js';
 import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches, lineOf } from './engine/reach/index.js';
@@ -288,7 +288,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   try {
     const excluded = new Set([...v1CommonJsReaches, ...heldBack.keys()]);
     const rewritable = reaches.filter((r) => !excluded.has(r) && !suppressedSites.has(r.site));
-    const outcome = await rewrite(project, rewritable, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked });
+    const outcome = await rewrite(project, rewritable, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked, originalLine: originalLineAfter(fileByPath, preRewrite) });
     decisions = [
       ...outcome.decisions,
       ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE })),

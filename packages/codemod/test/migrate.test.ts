@@ -100,6 +100,27 @@ describe('migrateProject: output conventions', () => {
     expect(file!.sites[0]!.reason).toMatch(/setInterval/);
   });
 
+  it('cites lines of the original file in rewrite reasons when the upgrade merges imports above the site', async () => {
+    const input = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'x', version: '1.0.0' });
+  server.registerTool('ask', { description: 'asks' }, async (): Promise<CallToolResult> => {
+    const asked = Date.now(), answer: ElicitResult = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: \`\${answer.action} \${asked}\` }] };
+  });
+  return server;
+}
+`;
+    const dir = tree({ 'src/server.ts': input });
+    const [file] = (await migrateProject(['src'], { cwd: dir })).files;
+    const line = input.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
+    // The upgrade writes one v2 import for the three v1 ones: the analysed text is two lines shorter above the site.
+    expect(file!.sites.map((s) => [s.line, s.status, s.reason])).toEqual([[line, 'flagged', `the elicitation request at line ${line} shares a declaration statement with other variables (line ${line})`]]);
+  });
+
   it('adds one marker per flagged statement and nothing on a second run', async () => {
     const dir = tree({ 'src/server.ts': V1_TIMER });
     const [first] = (await migrateProject(['src'], { cwd: dir })).files;

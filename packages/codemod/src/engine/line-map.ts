@@ -4,6 +4,7 @@
  * lines inside a changed hunk map by position within the hunk.
  */
 import { diffArrays } from 'diff';
+import type { OriginalLineOf } from './report-lines.js';
 
 export interface LineMap {
   toOriginal(line: number): number;
@@ -45,5 +46,23 @@ export function buildLineMap(original: string, transformed: string, offset = 0):
   }
   return {
     toOriginal: (line) => (map[line] ?? Math.min(line, a.length)) + offset,
+  };
+}
+
+/**
+ * Lines of the text being rewritten → lines of the user's file: through each file's upgrade line
+ * map, and first back to the text before the rewrite when an inlining pass has already changed it.
+ */
+export function originalLineAfter(files: Map<string, { path: string; lineMap: LineMap }>, textBefore: Map<string, string>): OriginalLineOf {
+  const rewritten = new Map<string, { text: string; map: LineMap }>();
+  return (sourceFile, line) => {
+    const file = files.get(sourceFile.getFilePath());
+    const before = file && textBefore.get(file.path);
+    if (!file || before === undefined) return line;
+    const text = sourceFile.getFullText();
+    if (text === before) return file.lineMap.toOriginal(line);
+    let cached = rewritten.get(file.path);
+    if (cached?.text !== text) rewritten.set(file.path, (cached = { text, map: buildLineMap(before, text) }));
+    return file.lineMap.toOriginal(cached.map.toOriginal(line));
   };
 }

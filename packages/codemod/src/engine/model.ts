@@ -8,6 +8,7 @@
  */
 import type { LegacyMethod, MrtrMethod, NonHandlerContext, RequestKind } from '@mcp-mrtr/surface';
 import type { CallExpression, Node, NewExpression, SourceFile, ThrowStatement } from 'ts-morph';
+import type { OriginalLineOf } from './report-lines.js';
 
 /** How the legacy request was spelled. */
 export type SiteShape =
@@ -124,6 +125,11 @@ export interface RewriteOptions {
   stateKeyEnv: string;
   /** True when the project was loaded with a tsconfig and the type checker can be trusted. */
   typeChecked: boolean;
+  /**
+   * The line of the user's file for a line of the analysed text (which the upgrade and inlining
+   * change): every line a reason cites goes through it. Default: the analysed text's own lines.
+   */
+  originalLine?: OriginalLineOf;
 }
 
 /**

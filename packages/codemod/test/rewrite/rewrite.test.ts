@@ -125,6 +125,80 @@ export function createServer(): McpServer {
     expect(after).not.toMatch(/inputRequired|ctx|key: string/);
   }, 60_000);
 
+  it('treats braced switch cases ending in break as exclusive paths: one request per case stays write-once', async () => {
+    const { read, sites } = await migrate('switch-braced-cases', {
+      'server.ts': `${V1}export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('pick', { inputSchema: { mode: z.string() } }, async ({ mode }) => {
+    let text = '';
+    switch (mode) {
+      case 'name': {
+        const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+        text = answer.action;
+        break;
+      }
+      case 'city': {
+        const answer = await server.server.elicitInput({ message: 'City?', requestedSchema: { type: 'object', properties: { city: { type: 'string' } } } });
+        text = answer.action;
+        break;
+      }
+    }
+    return { content: [{ type: 'text', text }] };
+  });
+  return server;
+}
+`,
+    });
+    expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    // Write-once: no phase state travels in requestState.
+    expect(read('server.ts')).not.toContain('requestState');
+  }, 120_000);
+
+  it('names the pairs in sequence when the other requests are in exclusive switch cases', async () => {
+    const { sites } = await migrate('switch-case-pairs', {
+      'tag.ts': `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function ask(server: Server, text: string): Promise<string> {
+  const reply = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+  return reply.content.type === 'text' ? reply.content.text : '';
+}
+`,
+      'server.ts': `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ask } from './tag.js';
+export function createServer(): Server {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const text = String(request.params.arguments?.text ?? '');
+    const out: { summary?: string; tags?: string } = {};
+    switch (request.params.name) {
+      case 'save': {
+        try {
+          out.summary = await ask(server, 'summarize ' + text);
+        } catch {}
+        try {
+          out.tags = await ask(server, 'tag ' + text);
+        } catch {}
+        break;
+      }
+      case 'update': {
+        try {
+          out.summary = await ask(server, 'summarize again ' + text);
+        } catch {}
+        break;
+      }
+    }
+    return { content: [{ type: 'text', text: JSON.stringify(out) }] };
+  });
+  return server;
+}
+`,
+    });
+    const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
+    expect(site!.status).toBe('flagged');
+    // The lines of server.ts as written: the two calls of the 'save' case; 'update' asks once, on its own path.
+    expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 and 15; every other pair is on mutually exclusive paths\)/);
+  }, 120_000);
+
   it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {
     const source = `${V1}import { effect } from '../../../../fixtures/support/effects.js';
 class Ledger { entries: string[] = []; add(e: string) { this.entries.push(e); } }

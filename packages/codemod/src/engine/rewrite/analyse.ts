@@ -185,13 +185,8 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
     delete p.merged;
     delete p.mergedInto;
   }
-  let phaseReason: string | undefined;
   // Several requests stay write-once when no path reaches more than one of them (if/else, switch cases that return).
-  for (let i = 0; i < points.length && !phaseReason; i++) {
-    for (let j = i + 1; j < points.length && !phaseReason; j++) {
-      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) phaseReason = `${points.length} requests in sequence`;
-    }
-  }
+  let phaseReason = sequenceReason(points, body);
   for (const point of points) {
     if (phaseReason) break;
     const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
@@ -215,6 +210,25 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
     if (effect) throw new Obstacle(`${phaseReason}, and \`${effect.description}\` (line ${line(effect.node)}) runs inside ${where} before ${label}: it would repeat on the answer round`);
   }
   return { handler, fn, body, points, form: 'phases', phaseReason, sites };
+}
+
+/**
+ * Why the requests need phases because one path reaches several of them: "N requests in sequence"
+ * when every pair can run one after the other, else the pairs that can (the others are on mutually
+ * exclusive paths, such as the cases of a switch), by line.
+ */
+function sequenceReason(points: RequestPoint[], body: Block): string | undefined {
+  const pairs: Array<[RequestPoint, RequestPoint]> = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) pairs.push([points[i]!, points[j]!]);
+    }
+  }
+  if (pairs.length === 0) return undefined;
+  if (pairs.length === (points.length * (points.length - 1)) / 2) return `${points.length} requests in sequence`;
+  const shown = pairs.slice(0, 3).map(([a, b]) => `lines ${line(a.statement)} and ${line(b.statement)}`);
+  const more = pairs.length > shown.length ? `; ${pairs.length - shown.length} more pairs` : '';
+  return `requests in sequence on one path (${shown.join('; ')}${more}; every other pair is on mutually exclusive paths)`;
 }
 
 /** The statement directly in `body` that contains `node`. */

@@ -6,7 +6,7 @@
 import { Node, SyntaxKind, type ParameterDeclaration } from 'ts-morph';
 import { RESOURCE_TEMPLATE_CLASS } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
-import { Obstacle } from './points.js';
+import { Obstacle, line } from './points.js';
 import type { NameAllocator } from './emit.js';
 import type { TextEdit } from '../text-edits.js';
 import { unwrapExpression } from '../find/resolve.js';
@@ -173,7 +173,7 @@ export function dispatchContext(handler: Handler): DispatchContext {
   if (passedAt >= 0) return { index: passedAt, passed: true };
   const params = paramsOf(handler.fn);
   if (params.length > args.length) {
-    throw new Obstacle(`the tool function takes ${params.length} parameters but the dispatching call at line ${call.getStartLineNumber()} passes ${args.length}; the context parameter has no free position`);
+    throw new Obstacle(`the tool function takes ${params.length} parameters but the dispatching call at line ${line(call)} passes ${args.length}; the context parameter has no free position`);
   }
   return { index: args.length, passed: false };
 }

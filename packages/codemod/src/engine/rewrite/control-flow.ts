@@ -19,6 +19,22 @@ export function definitelyExits(node: Node | undefined): boolean {
   return false;
 }
 
+/**
+ * Whether a statement of a case clause always leaves the switch: it returns or throws, or it is a
+ * `break` of the clause, also inside the clause's block (`case 'a': { ...; break; }`) or in both
+ * branches of an if. A `break` inside a nested loop or switch leaves only that, so those are not entered.
+ */
+function leavesSwitch(statement: Node): boolean {
+  if (definitelyExits(statement)) return true;
+  if (Node.isBreakStatement(statement)) return true;
+  if (Node.isBlock(statement)) return statement.getStatements().some(leavesSwitch);
+  if (Node.isIfStatement(statement)) {
+    const otherwise = statement.getElseStatement();
+    return leavesSwitch(statement.getThenStatement()) && otherwise !== undefined && leavesSwitch(otherwise);
+  }
+  return false;
+}
+
 /** The parts of a statement that have run when control continues after it. */
 function partsRunWhenFallingThrough(statement: Node): Node[] {
   if (Node.isIfStatement(statement)) {
@@ -49,7 +65,7 @@ export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
       if (Node.isCaseBlock(parent)) {
         // a's case clause leaves the switch (break/return/throw) before b's clause can be reached
         const clause = node as Node & { getStatements(): Statement[] };
-        return clause.getStatements().some((s) => definitelyExits(s) || Node.isBreakStatement(s));
+        return clause.getStatements().some(leavesSwitch);
       }
       return false;
     }

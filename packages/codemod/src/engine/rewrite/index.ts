@@ -21,7 +21,8 @@ import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
-import { Obstacle, type RequestPoint } from './points.js';
+import { Obstacle, line, siteLine, type RequestPoint } from './points.js';
+import { withOriginalLines } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
   CODEC_EXPORT,
@@ -48,6 +49,10 @@ interface Entry {
 
 
 export function rewriteHandlers(project: Project, reaches: Reach[], options: RewriteOptions): RewriteOutcome {
+  return withOriginalLines(options.originalLine, () => rewriteAll(project, reaches, options));
+}
+
+function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions): RewriteOutcome {
   rememberStarts(reaches);
   // Helpers the helper form cannot take are inlined into their handlers when that is plainly safe
   // (inline.ts); a handler holding inlined code that still does not migrate gets its text back.
@@ -190,7 +195,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
         const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
         slot.entries.push({ site: reach.site, path: callPath });
         byHandler.set(handler.fn, slot);
-        if (!failed.has(handler.fn)) failed.set(handler.fn, `the handler also makes the task-augmented request at line ${reach.site.line}, which has no MRTR form, so the handler is left as it is`);
+        if (!failed.has(handler.fn)) failed.set(handler.fn, `the handler also makes the task-augmented request at line ${siteLine(reach.site)}, which has no MRTR form, so the handler is left as it is`);
       }
       continue;
     }
@@ -203,9 +208,9 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       slot.entries.push({ site: reach.site, path: callPath });
       byHandler.set(handler.fn, slot);
       if (obstacle && !failed.has(handler.fn)) {
-        failed.set(handler.fn, `the request at line ${reach.site.line} cannot be rewritten (${obstacle}), so this handler is left as it is`);
+        failed.set(handler.fn, `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`);
       } else if (context && !failed.has(handler.fn)) {
-        failed.set(handler.fn, `the request at line ${reach.site.line} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`);
+        failed.set(handler.fn, `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`);
       }
     }
   }
@@ -219,7 +224,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       const reason =
         dispatchObstacle(handler, dispatched) ??
         strayReference(handler) ??
-        (byHandler.has(dispatcher.fn) ? `the handler that looks it up (line ${dispatcher.registrationCall.getStartLineNumber()}) makes requests of its own; a dispatcher and its tool functions are not rewritten together` : undefined);
+        (byHandler.has(dispatcher.fn) ? `the handler that looks it up (line ${line(dispatcher.registrationCall)}) makes requests of its own; a dispatcher and its tool functions are not rewritten together` : undefined);
       if (reason) failed.set(handler.fn, reason);
     } catch (error) {
       failed.set(handler.fn, reasonOf(error));
@@ -403,7 +408,7 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
 function callerName(handler: Handler): string {
   const how = handler.dispatch ? ', run through a table lookup' : '';
   if (handler.name !== undefined) return `${handler.method} handler \`${handler.name}\`${how ? ` (${how.slice(2)})` : ''}`;
-  return `${handler.method} handler (line ${(handler.dispatch?.call ?? handler.registrationCall).getStartLineNumber()}${how})`;
+  return `${handler.method} handler (line ${line(handler.dispatch?.call ?? handler.registrationCall)}${how})`;
 }
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */

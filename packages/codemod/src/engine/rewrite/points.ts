@@ -9,6 +9,7 @@ import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression, valueParent } from '../find/index.js';
 import { abbreviate, firstEffect } from './purity.js';
+import { reportLine, reportLineIn } from '../report-lines.js';
 
 export class Obstacle extends Error {}
 
@@ -69,8 +70,9 @@ export function loopFlag(what: string, loop: Node, why: string): Obstacle {
   return new Obstacle(`${what} is inside a ${kind} loop (line ${line(loop)}): ${why}`);
 }
 
+/** The line a reason cites for `node`: in the file the user ran on. */
 export function line(node: Node): number {
-  return node.getStartLineNumber();
+  return reportLine(node);
 }
 
 /** The nearest enclosing function-like node. */
@@ -302,8 +304,13 @@ export function promiseAllOf(site: Site): CallExpression | undefined {
   return callee && /^Promise\.(all|allSettled)$/.test(callee.getText()) ? call : undefined;
 }
 
+/** The line a reason cites for a site: in the file the user ran on. */
+export function siteLine(site: Site): number {
+  return reportLineIn(site.sourceFile, site.line);
+}
+
 export function siteLabel(site: Site): string {
-  return `the ${LEGACY_REQUESTS[site.method].kind} request at line ${site.line}`;
+  return `the ${LEGACY_REQUESTS[site.method].kind} request at line ${siteLine(site)}`;
 }
 
 /** Names bound by an array binding pattern, in element order. */

@@ -8,7 +8,7 @@
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Site } from '../model.js';
 import { nameText, unwrapExpression } from '../find/resolve.js';
-import { enclosingFunction, line } from './points.js';
+import { enclosingFunction, line, siteLine } from './points.js';
 
 const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 
@@ -22,7 +22,7 @@ export function taskAugmentation(site: Site): string | undefined {
   if (!task) return undefined;
   const polling = pollingCall(site.node);
   return (
-    `the request at line ${site.line} is task-augmented (\`task\` at line ${line(task)}): the client answers with a task handle` +
+    `the request at line ${siteLine(site)} is task-augmented (\`task\` at line ${line(task)}): the client answers with a task handle` +
     (polling ? ` that \`${polling.method}\` at line ${polling.line} polls` : ' to poll through tasks/get / tasks/result') +
     '; an MRTR input request is answered inline and has no task form'
   );

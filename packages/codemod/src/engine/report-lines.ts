@@ -1,0 +1,34 @@
+/**
+ * Lines that reasons cite. The engine analyses the text after the v1-to-v2 upgrade (which merges
+ * and moves imports) and, after an inlining pass, text it rewrote itself; a report must name lines
+ * of the file the user ran on. The orchestration installs a mapper for the duration of a stage;
+ * without one (unit tests on a single text) lines are those of the analysed text.
+ */
+import type { Node, SourceFile } from 'ts-morph';
+
+/** Line of the analysed text of `sourceFile` → line of the user's file. */
+export type OriginalLineOf = (sourceFile: SourceFile, line: number) => number;
+
+let current: OriginalLineOf | undefined;
+
+/** Runs `fn` with `mapper` deciding the lines reasons cite (restored afterwards, also on a throw). */
+export function withOriginalLines<T>(mapper: OriginalLineOf | undefined, fn: () => T): T {
+  const previous = current;
+  current = mapper ?? previous;
+  try {
+    return fn();
+  } finally {
+    current = previous;
+  }
+}
+
+/** The line of the user's file that `node`'s own text starts on (after leading comments). */
+export function reportLine(node: Node): number {
+  const line = node.getStartLineNumber();
+  return current ? current(node.getSourceFile(), line) : line;
+}
+
+/** A line of `sourceFile`'s analysed text, as a line of the user's file. */
+export function reportLineIn(sourceFile: SourceFile, line: number): number {
+  return current ? current(sourceFile, line) : line;
+}
