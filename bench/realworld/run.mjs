@@ -12,6 +12,7 @@
  *   node bench/realworld/run.mjs --render-only     (results.md again from results.json)
  *   --reuse-before <results.json>: take each repository's own test counts before the migration from an
  *     earlier run at the same commit instead of running the suite again (they do not depend on the CLI)
+ *   --verdicts <tsv> (default verdicts.tsv here): a person's reading of each site, summed under the table
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { textSearchSites } from './lib/sites.mjs';
 import { lostCommentLines } from './lib/comments.mjs';
 import { ensureCheckout, readRepos, slug } from './lib/repos.mjs';
 import { renderMarkdown, renderTable } from './lib/render.mjs';
+import { readVerdicts, renderVerdicts, summariseVerdicts } from './lib/verdicts.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '../..');
@@ -46,6 +48,7 @@ const { values: opts } = parseArgs({
     'no-tests': { type: 'boolean', default: false },
     'render-only': { type: 'boolean', default: false },
     'reuse-before': { type: 'string' },
+    verdicts: { type: 'string', default: join(here, 'verdicts.tsv') },
   },
 });
 
@@ -132,11 +135,14 @@ async function runRepo(repo) {
     log(`install (${installRoot.pm}) in ${installRoot.dir.slice(root.length) || '.'}`);
     const before = await install(installRoot, { logDir, phase: 'before', timeoutS: timeouts.install });
     result.steps.installBefore = before;
+    // After a lockless fallback the project was installed with npm: its own package manager may be
+    // what could not be fetched (a corepack pin of a yarn or pnpm release), so npm runs its tests too.
+    const testPm = before.lockless ? 'npm' : installRoot.pm;
     log(`typecheck, tests (before)`);
     result.tscBefore = await typecheck({ pkgDir, root, tsconfig: repo.tsconfig, log: join(logDir, 'tsc-before.log'), timeoutS: timeouts.tsc });
     result.testsBefore = !withTests
       ? { passed: null, failed: null, note: 'not run' }
-      : reusableTestsBefore(repo) ?? (await runTests({ pkgDir, pm: installRoot.pm, override: repo.test, log: join(logDir, 'test-before.log'), timeoutS: timeouts.test }));
+      : reusableTestsBefore(repo) ?? (await runTests({ pkgDir, pm: testPm, override: repo.test, log: join(logDir, 'test-before.log'), timeoutS: timeouts.test }));
 
     // migrate refuses a dirty tree: commit the installed state (dependencies left out).
     git(root, ['init', '-q']);
@@ -159,7 +165,7 @@ async function runRepo(repo) {
     log(`install, typecheck, tests (after)`);
     result.steps.installAfter = await install(findInstallRoot(pkgDir, root), { logDir, phase: 'after', timeoutS: timeouts.install, preferLockless: before.lockless });
     result.tscAfter = await typecheck({ pkgDir, root, tsconfig: repo.tsconfig, log: join(logDir, 'tsc-after.log'), timeoutS: timeouts.tsc });
-    result.testsAfter = withTests ? await runTests({ pkgDir, pm: installRoot.pm, override: repo.test, log: join(logDir, 'test-after.log'), timeoutS: timeouts.test }) : { passed: null, failed: null, note: 'not run' };
+    result.testsAfter = withTests ? await runTests({ pkgDir, pm: testPm, override: repo.test, log: join(logDir, 'test-after.log'), timeoutS: timeouts.test }) : { passed: null, failed: null, note: 'not run' };
   } catch (error) {
     result.error = String(error?.stack ?? error).split('\n').slice(0, 3).join(' | ');
     log(`ERROR ${result.error}`);
@@ -180,9 +186,15 @@ function mergeResults(file, fresh) {
   return [...byName.values()];
 }
 
+/** The verdicts section for results.md, or undefined without a verdicts file. */
+function verdictsSection(repos) {
+  const rows = readVerdicts(resolve(opts.verdicts));
+  return rows && renderVerdicts(summariseVerdicts(rows, repos));
+}
+
 function renderOnly() {
   const saved = JSON.parse(readFileSync(join(opts.out, 'results.json'), 'utf8'));
-  writeFileSync(join(opts.out, 'results.md'), renderMarkdown(saved.repos, saved.meta));
+  writeFileSync(join(opts.out, 'results.md'), renderMarkdown(saved.repos, saved.meta, verdictsSection(saved.repos)));
   process.stdout.write(renderTable(saved.repos) + '\n');
 }
 
@@ -201,7 +213,7 @@ async function main() {
     const merged = mergeResults(join(opts.out, 'results.json'), fresh).filter((r) => order.has(r.name)).sort((a, b) => order.get(a.name) - order.get(b.name));
     const meta = { date: new Date().toISOString(), cli: cliVersion(), node: process.version };
     writeFileSync(join(opts.out, 'results.json'), JSON.stringify({ meta, repos: merged }, null, 2) + '\n');
-    writeFileSync(join(opts.out, 'results.md'), renderMarkdown(merged, meta));
+    writeFileSync(join(opts.out, 'results.md'), renderMarkdown(merged, meta, verdictsSection(merged)));
   }
   const merged = JSON.parse(readFileSync(join(opts.out, 'results.json'), 'utf8')).repos;
   process.stdout.write(renderTable(merged) + '\n');

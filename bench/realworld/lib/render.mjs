@@ -61,20 +61,24 @@ export function totals(repos) {
 // sit in a request object built lines earlier: match per file and request family, not per line.
 const FAMILY = { elicitInput: 'elicit', 'elicitation/create': 'elicit', createMessage: 'sampling', 'sampling/createMessage': 'sampling', listRoots: 'roots', 'roots/list': 'roots' };
 
-/** Text-search sites with no engine site of the same family left in the same file. */
+/**
+ * Text-search sites with no engine site of the same family left in the same file. A text site on
+ * the line of an engine site is matched to it first, so that a method string earlier in the file (a
+ * tool description naming 'sampling/createMessage') is the one left over, not the request.
+ */
 export function textSitesTheEngineMissed(r) {
-  const pool = new Map();
-  for (const e of [...(r.migrated ?? []), ...(r.flagged ?? [])]) {
-    const key = `${e.file}\0${FAMILY[e.method] ?? e.method}`;
-    pool.set(key, (pool.get(key) ?? 0) + 1);
+  const engine = [...(r.migrated ?? []), ...(r.flagged ?? [])].map((e) => ({ file: e.file, line: e.line, family: FAMILY[e.method] ?? e.method, used: false }));
+  const text = (r.textSites?.sites ?? []).map((s) => ({ site: s, family: FAMILY[s.method], matched: false }));
+  for (const t of text) {
+    const e = engine.find((x) => !x.used && x.file === t.site.file && x.family === t.family && x.line === t.site.line);
+    if (e) { e.used = true; t.matched = true; }
   }
-  return (r.textSites?.sites ?? []).filter((s) => {
-    const key = `${s.file}\0${FAMILY[s.method]}`;
-    const left = pool.get(key) ?? 0;
-    if (left === 0) return true;
-    pool.set(key, left - 1);
-    return false;
-  });
+  for (const t of text) {
+    if (t.matched) continue;
+    const e = engine.find((x) => !x.used && x.file === t.site.file && x.family === t.family);
+    if (e) { e.used = true; t.matched = true; }
+  }
+  return text.filter((t) => !t.matched).map((t) => t.site);
 }
 
 const mdRow = (cells) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
@@ -97,7 +101,8 @@ function cliNote(repos) {
   return ['Rows come from more than one CLI build:', '', ...[...byCli].map(([cli, names]) => `- \`${cli}\`: ${names.join(', ')}`), ''];
 }
 
-export function renderMarkdown(repos, meta) {
+/** `verdictsSection`: the figures of verdicts.tsv (lib/verdicts.mjs), placed under the table. */
+export function renderMarkdown(repos, meta, verdictsSection) {
   const t = totals(repos);
   const lines = [
     '# Real-repository results',
@@ -110,6 +115,7 @@ export function renderMarkdown(repos, meta) {
     ...(repos.some((r) => r.testsBefore?.reused) ? ['`*` test counts before the migration reused from an earlier run at the same commit (`--reuse-before`).', ''] : []),
     `Repositories that compiled before and not after: ${t.compiledThenBroke.length ? t.compiledThenBroke.join(', ') : 'none'}.`,
     '',
+    ...(verdictsSection ? [verdictsSection, ''] : []),
     '## Sites per repository',
     '',
   ];
