@@ -51,6 +51,43 @@ export function createServer() {
     expect(reachesOf([helper, main])).toEqual([{ line: 5, file: 'reach-helper.ts', handlers: ['delete:1', 'reset:2'], contexts: [] }]);
   });
 
+  it('names a unit test that calls a helper directly as test code, not module-level code', () => {
+    const project = virtualProject();
+    const helper = addSource(project, `${HEAD}
+export async function confirmAction(server: Server, message: string) {
+  const confirmed = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return confirmed.action === 'accept';
+}
+export function createServer() {
+  const mcp = new McpServer({ name: 'x', version: '1' });
+  mcp.registerTool('delete', {}, async () => {
+    if (!(await confirmAction(mcp.server, 'Delete?'))) return { content: [] };
+    return { content: [{ type: 'text', text: 'deleted' }] };
+  });
+  return mcp;
+}
+`, '.ts', 'reach-tested.ts');
+    const test = addSource(project, `import { describe, it, expect } from 'vitest';
+import { confirmAction } from './reach-tested.js';
+const fake = { elicitInput: async () => ({ action: 'accept' }) } as never;
+describe('confirmAction', () => {
+  it('accepts', async () => {
+    expect(await confirmAction(fake, 'ok?')).toBe(true);
+  });
+});
+`, '.ts', 'reach-tested.test.ts');
+    // A top-level call outside a test file stays module-level code.
+    const script = addSource(project, `import { confirmAction } from './reach-tested.js';
+await confirmAction({} as never, 'at start-up');
+`, '.ts', 'reach-startup.ts');
+    expect(reachesOf([helper, test, script])).toEqual([{ line: 5, file: 'reach-tested.ts', handlers: ['delete:1'], contexts: ['test-code', 'module-scope'] }]);
+    const ctx = { typeChecked: true };
+    const files = [helper, test];
+    const regs = files.map((f) => findRegistrations(f, ctx));
+    const [reach] = computeReaches({ sites: files.flatMap((f) => findSites(f, ctx)), handlers: regs.flatMap((r) => r.handlers), others: regs.flatMap((r) => r.others), sourceFiles: files });
+    expect(reach!.nonHandlerContexts.map((c) => c.description)).toEqual(['the test `confirmAction` (reach-tested.test.ts:4)']);
+  });
+
   it('reports every non-handler context, and a helper reached from both a tool and a timer', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}

@@ -182,6 +182,7 @@ export type NonHandlerContext =
   | 'non-mrtr-request-handler'
   | 'detached-promise'
   | 'module-scope'
+  | 'test-code'
   | 'unreachable';
 
 /** Advice shown for a site that has no MRTR form, keyed by where it sits. */
@@ -202,6 +203,8 @@ export const NON_HANDLER_ADVICE: Readonly<Record<NonHandlerContext, string>> = {
     'a fire-and-forget request outlives the request that started it: make it part of the handler flow (await it) or remove it',
   'module-scope':
     'module-level code runs outside any request: ask inside a tools/call, prompts/get or resources/read handler instead',
+  'test-code':
+    'a unit test calls this code directly: a rewrite for the handlers would change what the test calls; migrate the handlers by hand and drive them from the test (a first call returns input_required, a retry with inputResponses answers), or drop the direct call from the test',
   unreachable:
     'no tools/call, prompts/get or resources/read handler reaches this call: ask inside the handler that needs the answer, via inputRequired(...)',
 };

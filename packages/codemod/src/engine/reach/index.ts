@@ -12,6 +12,7 @@ import { isFunctionNode, resolveCallee, unwrapExpression, valueParent, type Func
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
 import { abbreviate } from '../rewrite/purity.js';
+import { looksLikeTestFile } from '../test-mocks/find.js';
 
 export { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 
@@ -77,7 +78,9 @@ class CallGraph {
     }
     const fn = enclosingFunction(node);
     if (!fn) {
-      out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code` });
+      const test = testBlockOf(node);
+      if (test) out.nonHandlerContexts.push({ context: 'test-code', node, description: `the test \`${abbreviate(test, 40)}\` (${node.getSourceFile().getBaseName()}:${(this.input.originalLine ?? lineOf)(node)})` });
+      else out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code` });
       return;
     }
     const handlers = this.handlerByFn.get(fn);
@@ -243,6 +246,25 @@ function unreachableDescription(fn: Node, node: Node, lineOf: (node: Node) => nu
     return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (line ${lineOf(table)}) is not looked up and called by any ${HANDLERS}`;
   }
   return `${describeFunction(fn)} (line ${lineOf(fn)}) is not called from any ${HANDLERS} in the files of this run`;
+}
+
+/** Test-runner blocks at the top of a test file (`describe(...)`, `it.each(...)(...)`, `beforeEach(...)`). */
+const TEST_BLOCKS = new Set(['describe', 'it', 'test', 'suite', 'context', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach', 'before', 'after']);
+
+/**
+ * The title of the test-runner block a module-level call is, in a test file (by name or by the
+ * runner it imports): its callbacks run under the test runner, not as module-level code of a server.
+ */
+function testBlockOf(node: Node): string | undefined {
+  if (!Node.isCallExpression(node)) return undefined;
+  const sf = node.getSourceFile();
+  if (!looksLikeTestFile(sf.getFilePath(), sf.getFullText())) return undefined;
+  let callee: Node = node.getExpression();
+  // `it.each(table)(title, fn)`, `describe.only(...)`, `test.skip(...)`
+  while (Node.isCallExpression(callee) || Node.isPropertyAccessExpression(callee)) callee = callee.getExpression();
+  if (!Node.isIdentifier(callee) || !TEST_BLOCKS.has(callee.getText())) return undefined;
+  const title = node.getArguments()[0];
+  return title && (Node.isStringLiteral(title) || Node.isNoSubstitutionTemplateLiteral(title)) ? title.getLiteralValue() : callee.getText();
 }
 
 /** The line a node's own text starts on (after comments and blank lines). */

@@ -172,7 +172,9 @@ interface Plan {
 
 /** The flag reason of a site a non-handler context reaches; an unreachable function's description is the whole reason. */
 export function nonHandlerReason(context: { context: string; description: string }): string {
-  return context.context === 'unreachable' ? context.description : `${context.description} reaches this request: ${context.context} code has no MRTR form`;
+  if (context.context === 'unreachable') return context.description;
+  if (context.context === 'test-code') return `${context.description} calls the code of this request directly: rewriting it for the handlers would change what the test calls`;
+  return `${context.description} reaches this request: ${context.context} code has no MRTR form`;
 }
 
 function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
