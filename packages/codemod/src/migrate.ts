@@ -16,11 +16,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Project, ts, type FileSystemHost, type Node } from 'ts-morph';
-import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { DEFAULT_STATE_KEY_ENV, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { discoverFiles, type Discovery } from './discover.js';
 import { findRegistrations, findSites, type FindContext } from './engine/find/index.js';
 import { buildLineMap, identityLineMap, originalLineAfter } from './engine/line-map.js';
-import type { Handler, Reach, Site, SiteDecision } from './engine/model.js';
+import type { Handler, Site } from './engine/model.js';
 import { selectFiles, siteImporters } from './engine/prefilter.js';
 import { computeReaches, lineOf } from './engine/reach/index.js';
 import { loadRewriteStage, type RewriteStage } from './engine/rewrite-stage.js';
@@ -28,7 +28,7 @@ import { applyServingRewrites, guardFinding, SERVING_ADVICE, sessionCapabilityRe
 import { sliceLargeSource } from './engine/slice.js';
 import { decodeSource, splitSource, type DecodedSource } from './engine/source-text.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from './engine/upgrade.js';
-import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from './engine/v1-commonjs.js';
+import { requiresV1Sdk } from './engine/v1-commonjs.js';
 import type { FileResult, MigrateOptions, MigrationResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
@@ -37,6 +37,7 @@ import { resolveOwnPackage, serverPackageAvailable } from './engine/own-packages
 import { scopeName } from './engine/scope-name.js';
 import { findSuppressionComments, suppressionOf, type SuppressionComment } from './engine/suppressions.js';
 import type { LoadedFile, SiteInfo } from './run/state.js';
+import { restoreText, runRewrite } from './run/rewrite.js';
 import { addRunMarkers } from './run/markers.js';
 import { runResult } from './run/result.js';
 import { firstSyntaxError, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
@@ -280,33 +281,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   // 7. rewrite
   const preRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
   const rewrite = env.rewrite ?? (await loadRewriteStage());
-  let decisions: SiteDecision[] = [];
-  let createdFiles: string[] = [];
-  const v1CommonJsFiles = new Set(loaded.filter((f) => requiresV1Sdk(f.source.body)).map((f) => f.sourceFile.getFilePath() as string));
-  const v1CommonJsReaches = reaches.filter((r) => touchesV1CommonJs(r, v1CommonJsFiles));
-  const heldBack = heldBackBySuppression(reaches, suppressedSites, fileByPath);
-  try {
-    const excluded = new Set([...v1CommonJsReaches, ...heldBack.keys()]);
-    const rewritable = reaches.filter((r) => !excluded.has(r) && !suppressedSites.has(r.site));
-    const outcome = await rewrite(project, rewritable, { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked, originalLine: originalLineAfter(fileByPath, preRewrite) });
-    decisions = [
-      ...outcome.decisions,
-      ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE })),
-      ...[...heldBack.values()],
-    ];
-    createdFiles = outcome.createdFiles;
-  } catch (error) {
-    for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);
-    decisions = reaches.map((r) => ({ site: r.site, status: 'flagged', reason: `rewrite failed: ${(error as Error).message}` }));
-  }
-  const decisionBySite = new Map<Site, SiteDecision>();
-  for (const decision of decisions) decisionBySite.set(decision.site, decision);
-  for (const reach of reaches) {
-    const decision = decisionBySite.get(reach.site);
-    const vague = !decision || (decision.status === 'flagged' && !decision.reason);
-    if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
-  }
-  for (const [site, suppression] of suppressedSites) decisionBySite.set(site, { site, status: 'suppressed', reason: suppression.reason });
+  const { decisionBySite, createdFiles: rewriteCreated } = await runRewrite({ project, loaded, fileByPath, reaches, suppressedSites, rewrite, preRewrite, options: { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked, originalLine: originalLineAfter(fileByPath, preRewrite) } });
+  let createdFiles = rewriteCreated;
 
   timings.mark('rewrite');
   // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
@@ -372,48 +348,6 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   return result;
 }
 
-/**
- * Sites that share a handler (or a helper on the way to one) with a suppressed site: a handler is
- * rewritten whole or not at all, and rewriting it around a request that stays would re-run that
- * request on every round. They are flagged, saying which suppression holds them back.
- */
-function heldBackBySuppression(reaches: Reach[], suppressed: Map<Site, SuppressionComment>, fileByPath: Map<string, LoadedFile>): Map<Reach, SiteDecision> {
-  const held = new Map<Reach, SiteDecision>();
-  if (suppressed.size === 0) return held;
-  const byHandler = new Map<Node, Site>();
-  for (const reach of reaches) {
-    if (!suppressed.has(reach.site)) continue;
-    for (const { handler } of reach.handlers) if (!byHandler.has(handler.fn)) byHandler.set(handler.fn, reach.site);
-  }
-  for (const reach of reaches) {
-    if (suppressed.has(reach.site)) continue;
-    const holder = reach.handlers.map(({ handler }) => byHandler.get(handler.fn)).find((s) => s !== undefined);
-    if (!holder) continue;
-    const file = fileByPath.get(holder.sourceFile.getFilePath());
-    const line = file ? file.lineMap.toOriginal(holder.line) : holder.line;
-    const where = holder.sourceFile === reach.site.sourceFile ? `line ${line}` : `${path.basename(holder.sourceFile.getFilePath())}:${line}`;
-    held.set(reach, {
-      site: reach.site,
-      status: 'flagged',
-      reason: `its handler also holds a request suppressed with mcp-mrtr-ignore (${where}), and a handler is migrated whole or not at all`,
-      advice: 'migrate this handler by hand, or suppress this request too',
-    });
-  }
-  return held;
-}
-
-function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): SiteDecision {
-  const context = reach.nonHandlerContexts[0];
-  if (context) {
-    return { site: reach.site, status: 'flagged', reason: `${context.context}: ${context.description}`, advice: existing?.advice ?? NON_HANDLER_ADVICE[context.context] };
-  }
-  return { site: reach.site, status: 'flagged', reason: existing?.reason ?? 'not migrated by the rewrite stage', ...(existing?.advice ? { advice: existing.advice } : {}) };
-}
-
-
-function restoreText(_project: Project, file: LoadedFile, text: string): void {
-  if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);
-}
 
 function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost, mcpFiles: ReadonlySet<string>): Project {
   if (tsconfig) {

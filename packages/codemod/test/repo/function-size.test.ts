@@ -16,12 +16,12 @@ const MAX_FUNCTION_LINES = 150;
 const MAX_ORCHESTRATOR_LINES = 250;
 /** Over the limit today, by file and name: ceilings that may only go down. */
 const OVER_LIMIT: Record<string, number> = {
-  'migrate.ts migrateInputs': 265,
+  'migrate.ts migrateInputs': 240,
   'engine/rewrite/index.ts planAll': 181,
   'engine/rewrite/emit-handler.ts emitHandler': 180,
 };
 /** The orchestrating module's size today: a ceiling on the way to MAX_ORCHESTRATOR_LINES. */
-const ORCHESTRATOR_CEILING = 565;
+const ORCHESTRATOR_CEILING = 499;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

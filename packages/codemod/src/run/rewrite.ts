@@ -1,0 +1,98 @@
+/**
+ * The rewrite stage's glue: the reaches the rewrite may take (not v1 CommonJS, not held back by a
+ * suppression), the rewrite itself, and one decision per site (a vague or missing one gets the
+ * reason its reach gives).
+ */
+import path from 'node:path';
+import type { Node, Project } from 'ts-morph';
+import { NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
+import type { Reach, RewriteOptions, Site, SiteDecision } from '../engine/model.js';
+import type { RewriteStage } from '../engine/rewrite-stage.js';
+import type { SuppressionComment } from '../engine/suppressions.js';
+import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from '../engine/v1-commonjs.js';
+import type { LoadedFile } from './state.js';
+
+export interface RewriteInputs {
+  project: Project;
+  loaded: LoadedFile[];
+  fileByPath: Map<string, LoadedFile>;
+  reaches: Reach[];
+  suppressedSites: Map<Site, SuppressionComment>;
+  rewrite: RewriteStage;
+  options: RewriteOptions;
+  /** Each loaded file's text before the rewrite: restored when the rewrite throws. */
+  preRewrite: Map<string, string>;
+}
+
+export async function runRewrite({ project, loaded, fileByPath, reaches, suppressedSites, rewrite, options, preRewrite }: RewriteInputs): Promise<{ decisionBySite: Map<Site, SiteDecision>; createdFiles: string[] }> {
+  const v1CommonJsFiles = new Set(loaded.filter((f) => requiresV1Sdk(f.source.body)).map((f) => f.sourceFile.getFilePath() as string));
+  let decisions: SiteDecision[] = [];
+  let createdFiles: string[] = [];
+  const v1CommonJsReaches = reaches.filter((r) => touchesV1CommonJs(r, v1CommonJsFiles));
+  const heldBack = heldBackBySuppression(reaches, suppressedSites, fileByPath);
+  try {
+    const excluded = new Set([...v1CommonJsReaches, ...heldBack.keys()]);
+    const rewritable = reaches.filter((r) => !excluded.has(r) && !suppressedSites.has(r.site));
+    const outcome = await rewrite(project, rewritable, options);
+    decisions = [
+      ...outcome.decisions,
+      ...v1CommonJsReaches.map((r): SiteDecision => ({ site: r.site, status: 'flagged', reason: V1_COMMONJS_REASON, advice: V1_COMMONJS_ADVICE })),
+      ...[...heldBack.values()],
+    ];
+    createdFiles = outcome.createdFiles;
+  } catch (error) {
+    for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);
+    decisions = reaches.map((r) => ({ site: r.site, status: 'flagged', reason: `rewrite failed: ${(error as Error).message}` }));
+  }
+  const decisionBySite = new Map<Site, SiteDecision>();
+  for (const decision of decisions) decisionBySite.set(decision.site, decision);
+  for (const reach of reaches) {
+    const decision = decisionBySite.get(reach.site);
+    const vague = !decision || (decision.status === 'flagged' && !decision.reason);
+    if (vague) decisionBySite.set(reach.site, fallbackDecision(reach, decision));
+  }
+  for (const [site, suppression] of suppressedSites) decisionBySite.set(site, { site, status: 'suppressed', reason: suppression.reason });
+  return { decisionBySite, createdFiles };
+}
+
+/**
+ * Sites that share a handler (or a helper on the way to one) with a suppressed site: a handler is
+ * rewritten whole or not at all, and rewriting it around a request that stays would re-run that
+ * request on every round. They are flagged, saying which suppression holds them back.
+ */
+function heldBackBySuppression(reaches: Reach[], suppressed: Map<Site, SuppressionComment>, fileByPath: Map<string, LoadedFile>): Map<Reach, SiteDecision> {
+  const held = new Map<Reach, SiteDecision>();
+  if (suppressed.size === 0) return held;
+  const byHandler = new Map<Node, Site>();
+  for (const reach of reaches) {
+    if (!suppressed.has(reach.site)) continue;
+    for (const { handler } of reach.handlers) if (!byHandler.has(handler.fn)) byHandler.set(handler.fn, reach.site);
+  }
+  for (const reach of reaches) {
+    if (suppressed.has(reach.site)) continue;
+    const holder = reach.handlers.map(({ handler }) => byHandler.get(handler.fn)).find((s) => s !== undefined);
+    if (!holder) continue;
+    const file = fileByPath.get(holder.sourceFile.getFilePath());
+    const line = file ? file.lineMap.toOriginal(holder.line) : holder.line;
+    const where = holder.sourceFile === reach.site.sourceFile ? `line ${line}` : `${path.basename(holder.sourceFile.getFilePath())}:${line}`;
+    held.set(reach, {
+      site: reach.site,
+      status: 'flagged',
+      reason: `its handler also holds a request suppressed with mcp-mrtr-ignore (${where}), and a handler is migrated whole or not at all`,
+      advice: 'migrate this handler by hand, or suppress this request too',
+    });
+  }
+  return held;
+}
+
+function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): SiteDecision {
+  const context = reach.nonHandlerContexts[0];
+  if (context) {
+    return { site: reach.site, status: 'flagged', reason: `${context.context}: ${context.description}`, advice: existing?.advice ?? NON_HANDLER_ADVICE[context.context] };
+  }
+  return { site: reach.site, status: 'flagged', reason: existing?.reason ?? 'not migrated by the rewrite stage', ...(existing?.advice ? { advice: existing.advice } : {}) };
+}
+
+export function restoreText(_project: Project, file: LoadedFile, text: string): void {
+  if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);
+}
