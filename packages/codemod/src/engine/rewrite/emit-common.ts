@@ -17,6 +17,16 @@ export interface FileWork {
   capabilityImports: Set<string>;
   needsState: boolean;
   names: NameAllocator;
+  /** Explanatory comments already written once in this file (not repeated in each handler). */
+  explained?: Set<string>;
+}
+
+/** `comment` the first time the file needs it, nothing after that. */
+export function explainOnce(fw: FileWork, comment: string): string[] {
+  fw.explained ??= new Set();
+  if (fw.explained.has(comment)) return [];
+  fw.explained.add(comment);
+  return [comment];
 }
 
 /** `a`, `this.server`, `mcp.server`: property chains whose evaluation has no effect. */

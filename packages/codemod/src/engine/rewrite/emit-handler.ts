@@ -14,7 +14,7 @@ import type { EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
-import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-common.js';
+import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
@@ -158,7 +158,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     lines.push(`type ${typeName} = ${variants.join(' | ')};`);
   }
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
-  lines.push(`// State minted for other arguments (or another handler) is not this request's: start over.`);
+  lines.push(...explainOnce(fw, `// State minted for other arguments (or another handler) is not this request's: start over.`));
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
   const inner = '  ';
   // Continuation lines of original code keep their absolute indentation; moving an element into a

@@ -10,7 +10,7 @@ import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
-import { capabilityEdits, caseScoped, pascal, reindent, type FileWork } from './emit-common.js';
+import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
@@ -82,7 +82,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
     lines.push(`type ${typeName} = { ${fields.join('; ')} };`);
   }
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
-  lines.push(`// State minted for other arguments (or another handler) is not this request's: start over.`);
+  lines.push(...explainOnce(fw, `// State minted for other arguments (or another handler) is not this request's: start over.`));
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
 
   const itemLine = (): string[] => (item ? [`${item.declKind} ${item.binding} = ${item.list}[${position}]${ts ? '!' : ''};`] : []);
@@ -97,7 +97,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   if (item) condition = `${position} < ${item.list}.length`;
   const scoped0: EmitEnv = { ...env, names: names.clone() };
   const ask0 = askWithState(scoped0, stateObject(`${DIGEST_EXPORT}(${handlerId}, ${access.args})`, '1'), CODEC_EXPORT);
-  const iteration0 = [`// The loop's first iteration asks; the retry resumes it with the loop position from requestState.`, ...itemLine(), ...plan.before.map(segText), ...transitionLines(point, scoped0, ask0)];
+  const iteration0 = [...explainOnce(fw, `// The loop's first iteration asks; the retry resumes it with the loop position from requestState.`), ...itemLine(), ...plan.before.map(segText), ...transitionLines(point, scoped0, ask0)];
   // A request nested in the loop body: the code around it replaced in the body statement that holds it.
   // After a transition (it always returns) the rest of the point's block is unreachable and would name the unbound answer.
   const anchorWith = (pointLines: string[], dropFollowing: boolean): string => {
