@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // 2-core machine a test can take minutes. Timeouts catch hangs, not slowness.
 export default defineConfig({
   test: {
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
   },
 });

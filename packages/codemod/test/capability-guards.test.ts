@@ -13,7 +13,7 @@ import { migrateProject } from '../src/index.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 
-vi.setConfig({ testTimeout: 300_000 });
+vi.setConfig({ testTimeout: 900_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
@@ -57,7 +57,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'src', 'guard.ts'), GUARD);
   fs.writeFileSync(path.join(dir, 'src', 'server.ts'), SERVER);
   result = await migrateProject(['src'], { cwd: dir });
-}, 300_000);
+}, 900_000);
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

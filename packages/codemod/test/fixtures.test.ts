@@ -120,7 +120,7 @@ beforeAll(async () => {
       if (!fs.existsSync(target)) fs.writeFileSync(target, created.output!);
     }
   }
-}, 300_000);
+}, 900_000);
 
 /** Whether every expected site's given fields equal the reported site at the same position. */
 function sitesMatch(expected: Array<Partial<SiteResult>>, actual: SiteResult[]): boolean {

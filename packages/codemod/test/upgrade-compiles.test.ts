@@ -85,7 +85,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'src', 'shapes.ts'), CONTEXT_SHAPES);
   fs.writeFileSync(path.join(dir, 'src', 'loose.ts'), LOOSE_TOOLS);
   result = await migrateProject(['src'], { cwd: dir });
-}, 300_000);
+}, 900_000);
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

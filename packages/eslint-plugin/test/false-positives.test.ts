@@ -91,7 +91,7 @@ describe('plugin strict config: no findings on real non-MCP code', () => {
       expect(findings).toEqual([]);
       scanned[group.name] = files.length;
       // typescript-lib is a few very large files: minutes on a busy machine
-    }, 300_000);
+    }, 900_000);
   }
 
   it('already-MRTR code (fixture outputs with every site migrated): no finding', () => {
