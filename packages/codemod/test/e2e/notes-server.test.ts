@@ -91,7 +91,7 @@ interface TestOutcome {
 async function runProjectTests(root: string): Promise<{ status: number; outcomes: TestOutcome[] }> {
   const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const args = [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'];
-  const status = await execFileAsync(process.execPath, args, { cwd: root, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 60_000 }).then(
+  const status = await execFileAsync(process.execPath, args, { cwd: root, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 300_000 }).then(
     () => 0,
     (error: { code?: number; stdout?: string; stderr?: string }) => {
       if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
@@ -123,13 +123,13 @@ beforeAll(async () => {
   commitAll(dir);
   // the v1 project's own tests, on a second copy while the migration runs
   const testsRun = runProjectTests(copyProject());
-  const migration = execFileAsync(process.execPath, [cliPath, 'migrate', '.', '--json', 'report.json'], { cwd: dir, env: childEnv(), timeout: 80_000 }).then(
+  const migration = execFileAsync(process.execPath, [cliPath, 'migrate', '.', '--json', 'report.json'], { cwd: dir, env: childEnv(), timeout: 600_000 }).then(
     ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ status: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
   );
   [testsBefore, firstRun] = await Promise.all([testsRun, migration]);
   report = JSON.parse(readOut('report.json')) as Report;
-}, 90_000);
+}, 900_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill();
@@ -271,7 +271,7 @@ function startEntry(entry: string, ready: RegExp, env: Record<string, string>): 
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), 120_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(ready);
@@ -384,12 +384,12 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
   });
 
   it('typechecks with the real compiler and the project own strict tsconfig (and builds dist/)', () => {
-    const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'dist/src/http.js'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'dist/src/stdio.js'))).toBe(true);
-  }, 60_000);
+  }, 600_000);
 
   it("the project's own vitest tests pass on v1 before, and migrated after, when run for real", async () => {
     expect(failures(testsBefore.outcomes)).toEqual([]);
@@ -398,13 +398,13 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(failures(after.outcomes)).toEqual([]);
     expect(after.outcomes.map((o) => o.title)).toEqual(testsBefore.outcomes.map((o) => o.title));
     expect(after.status).toBe(0);
-  }, 60_000);
+  }, 600_000);
 
   it('the built HTTP app refuses to start without the requestState key', () => {
-    const run = spawnSync(process.execPath, [path.join(dir, 'dist/src/http.js')], { cwd: dir, encoding: 'utf8', env: childEnv({ PORT: '0', MCP_REQUEST_STATE_KEY: '' }), timeout: 15_000 });
+    const run = spawnSync(process.execPath, [path.join(dir, 'dist/src/http.js')], { cwd: dir, encoding: 'utf8', env: childEnv({ PORT: '0', MCP_REQUEST_STATE_KEY: '' }), timeout: 120_000 });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('MCP_REQUEST_STATE_KEY must be set');
-  }, 30_000);
+  }, 300_000);
 
   it('the built HTTP app serves a 2026-07-28 client through the MRTR rounds and a v1 client through its session, with the same answers', async () => {
     const { match } = await startEntry('dist/src/http.js', /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0', MCP_REQUEST_STATE_KEY: STATE_KEY });
@@ -451,7 +451,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       await legacyNoSampling.close();
     }
     expect([...noSampling.asked, ...legacyNoSampling.asked]).toEqual([]);
-  }, 60_000);
+  }, 600_000);
 
   it('the built stdio entry serves a 2026-07-28 client and a 2025-era v1 client', async () => {
     const env = Object.fromEntries(Object.entries(childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY })).filter((e): e is [string, string] => e[1] !== undefined));
@@ -466,14 +466,14 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       expect(era.results.recent_activity).toBe('reserved q3-planning for ada\ncreated q3-planning');
       for (const [label, text] of Object.entries(SAME_ON_EVERY_ERA)) expect(era.results[label], label).toBe(text);
     }
-  }, 60_000);
+  }, 600_000);
 
   it('a second migrate changes nothing, and check exits 1 only because of the flagged hook', async () => {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'migrated');
     const before = snapshot(dir);
     const cli = (...args: string[]) =>
-      execFileAsync(process.execPath, [cliPath, ...args], { cwd: dir, env: childEnv(), timeout: 60_000 }).then(
+      execFileAsync(process.execPath, [cliPath, ...args], { cwd: dir, env: childEnv(), timeout: 300_000 }).then(
         () => 0,
         (error: { code?: number }) => error.code ?? -1,
       );
@@ -493,7 +493,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     } finally {
       fs.rmSync(reports, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 600_000);
 
   it('ESLint with @mcp-mrtr/eslint-plugin recommended reports only the line under the marker', () => {
     fs.writeFileSync(
@@ -504,12 +504,12 @@ import mcpMrtr from '@mcp-mrtr/eslint-plugin';
 export default [{ ignores: ['dist/**'] }, { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, mcpMrtr.configs.recommended];
 `,
     );
-    const run = spawnSync(process.execPath, [ESLINT, '.', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 60_000 });
+    const run = spawnSync(process.execPath, [ESLINT, '.', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 300_000 });
     const results = JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string | null; message: string }[] }[];
     expect(results.map((r) => path.relative(dir, r.filePath)).filter((rel) => rel.startsWith('src/'))).toHaveLength(13);
     const findings = results.flatMap((r) => r.messages.map((m) => ({ file: path.relative(dir, r.filePath), line: m.line, ruleId: m.ruleId, message: m.message })));
     const underMarker = (f: (typeof findings)[number]) => readOut(f.file).split('\n')[f.line - 2]?.includes(TODO_MARKER) === true;
     expect(findings.filter((f) => !underMarker(f))).toEqual([]);
     expect(findings.map((f) => `${f.file}:${f.ruleId}`)).toEqual(['src/hooks.ts:@mcp-mrtr/no-server-initiated-requests']);
-  }, 60_000);
+  }, 600_000);
 });
