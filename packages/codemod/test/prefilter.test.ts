@@ -147,5 +147,5 @@ describe('text pre-filter vs full analysis', () => {
     const site = full.files.find((f) => f.path.endsWith('confirm.js'))?.sites[0];
     expect(site?.method).toBe('elicitation/create');
     expectSameFindings(filtered, full, dir);
-  }, 60_000);
+  }, 300_000);
 });

@@ -25,7 +25,7 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: 60_000,
+    timeout: 300_000,
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };

@@ -77,7 +77,7 @@ describe('jscodeshift transform', () => {
   it('runs under the real jscodeshift CLI (npx jscodeshift -t dist/jscodeshift.cjs)', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
     const bin = require.resolve('jscodeshift/bin/jscodeshift.js');
-    const run = spawnSync(process.execPath, [bin, '-t', transformPath, '--extensions=ts', '--parser=tsx', '--run-in-band', 'src'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [bin, '-t', transformPath, '--extensions=ts', '--parser=tsx', '--run-in-band', 'src'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/1 ok/);
     expect(run.stdout).toMatch(/1 unmodified/);

@@ -61,7 +61,7 @@ function runTests(root: string, files: string[]): TestOutcome[] {
     cwd: root,
     encoding: 'utf8',
     env: { ...env, NO_COLOR: '1' },
-    timeout: 60_000,
+    timeout: 300_000,
   });
   if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
   const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };
@@ -98,7 +98,7 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     const outcomes = runTests(dir, []);
     expect(outcomes).toHaveLength(7);
     expect(failing(outcomes)).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 
   it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
     const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
@@ -132,29 +132,29 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     const direct = runTests(dir, ['test/handler.test.ts']);
     expect(failing(direct)).toEqual(['thanks for the rating']);
     expect(direct[0]!.failureMessages!.join('\n')).toMatch(/TypeError: Cannot read properties of undefined \(reading 'inputResponses'\)/);
-  }, 60_000);
+  }, 300_000);
 
   it('the rewritten test file typechecks (tsc --strict) against the migrated server', () => {
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include: ['src', 'test/tools.test.ts'] }),
     );
-    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it('a migrated handler that stops asking fails the rewritten tests', () => {
     withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
       expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file when the user unticks the box']);
     });
-  }, 60_000);
+  }, 300_000);
 
   it('a migrated handler that ignores the answer fails the rewritten tests', () => {
     withBug(dir, /confirmation\.content\?\.confirm !== true/, 'false', () => {
       expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
     });
-  }, 60_000);
+  }, 300_000);
 
   it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
     fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
@@ -162,5 +162,5 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
       expect(failing(runTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
     });
-  }, 60_000);
+  }, 300_000);
 });

@@ -94,7 +94,7 @@ describe('bad input: per-file outcomes, the run continues, nothing lost', () => 
     chmodSync(p('readonly.ts'), 0o444);
     tried.push(...Object.keys(files).filter((f) => f !== 'tsconfig.json'));
     result = await migrateProject([dir], { cwd: dir, write: true, tsconfig: p('tsconfig.json') });
-  }, 60_000);
+  }, 300_000);
 
   it('a plain legacy file next to the bad ones is migrated (the run continued)', () => {
     expect(fileResult(result, p('ok.ts')).status).toBe('changed');
@@ -209,7 +209,7 @@ describe('filesystem traps: symlink loops, dangling symlinks, FIFOs', () => {
     }
     expect(readFileSync(join(dir, 'a/b/inner.ts'), 'utf8')).toBe(ordinaryCode(500));
     expect(statSync(join(dir, 'pipe.ts')).isFIFO()).toBe(true);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('unreadable file (run as an unprivileged user: root reads anything)', () => {
@@ -244,7 +244,7 @@ describe('unreadable file (run as an unprivileged user: root reads anything)', (
     expect(ok, 'the readable file was still analysed').toBeDefined();
     chmodSync(join(dir, 'secret.ts'), 0o644);
     expect(readFileSync(join(dir, 'secret.ts'), 'utf8')).toBe(original);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('very large file', () => {
@@ -274,5 +274,5 @@ describe('very large file', () => {
     expect(['changed', 'flagged']).toContain(big?.status);
     expect(readFileSync(join(dir, 'big.ts'), 'utf8').includes(bulk), 'the ordinary 5 MB are kept verbatim').toBe(true);
     expect(readFileSync(join(dir, 'bulk-only.ts'), 'utf8') === bulk).toBe(true);
-  }, 60_000);
+  }, 300_000);
 });

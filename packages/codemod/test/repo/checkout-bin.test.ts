@@ -39,7 +39,7 @@ describe('the mcp-mrtr bin in a checkout', () => {
 
   it('node_modules/.bin/mcp-mrtr (as npm links it) runs the built CLI', () => {
     assertBuilt();
-    const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/mcp-mrtr'), ['--version'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/mcp-mrtr'), ['--version'], { encoding: 'utf8', timeout: 300_000 });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe(manifest(packageRoot).version);
   });
@@ -49,7 +49,7 @@ describe('the mcp-mrtr bin in a checkout', () => {
     temps.push(copy);
     fs.cpSync(path.join(packageRoot, 'bin'), path.join(copy, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ type: 'module' }));
-    const run = spawnSync(process.execPath, [path.join(copy, 'bin/mcp-mrtr.js'), '--version'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [path.join(copy, 'bin/mcp-mrtr.js'), '--version'], { encoding: 'utf8', timeout: 300_000 });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^mcp-mrtr: not built yet .*npm run build/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

@@ -92,7 +92,7 @@ export function createServer(): McpServer {
     expect(server).toContain("await confirm(server, `Drop ${table}?`, ctx, 'dropIt')");
     expect(server).toContain("await confirm(server, `Wipe ${disk}?`, ctx, 'wipeIt')");
     expect(server.match(/if \(isInputRequiredResult\((dropIt|wipeIt)\)\) return \1;/g)).toHaveLength(2);
-  }, 60_000);
+  }, 300_000);
 
   it('flags a helper that a timer also calls and does not rewrite it', async () => {
     const helper = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -123,7 +123,7 @@ export function createServer(): McpServer {
     expect(after).toContain('export async function summarize(server: McpServer, text: string): Promise<string> {');
     expect(after).toContain('const reply = await server.server.createMessage({');
     expect(after).not.toMatch(/inputRequired|ctx|key: string/);
-  }, 60_000);
+  }, 300_000);
 
   it('treats braced switch cases ending in break as exclusive paths: one request per case stays write-once', async () => {
     const { read, sites } = await migrate('switch-braced-cases', {
@@ -219,7 +219,7 @@ export function createServer(): McpServer {
     expect(sites[0]!.status).toBe('flagged');
     expect(sites[0]!.reason).toContain('`ledger`');
     expect(sites[0]!.reason).toMatch(/not JSON-serialisable/);
-  }, 60_000);
+  }, 300_000);
 
   it('gives two requests received by the same variable distinct, stable keys', async () => {
     const { read, sites } = await migrate('keys', {
@@ -239,7 +239,7 @@ export function createServer(): McpServer {
     const out = read('server.ts');
     expect(out).toContain("inputRequests: { answer: inputRequired.elicit(");
     expect(out).toContain("inputRequests: { answer_2: inputRequired.elicit(");
-  }, 60_000);
+  }, 300_000);
 
   it('wires requestState verification into a server constructed in another file', async () => {
     const { read, sites } = await migrate('wiring', {
@@ -269,7 +269,7 @@ export function createServer(): McpServer {
     expect(server).toContain('requestState: { verify: requestStateCodec.verify }');
     expect(server).toMatch(/import \{ requestStateCodec \} from '\.\/mcp-request-state\.js';/);
     expect(read('tools.ts')).toContain('requestStateCodec.mint(');
-  }, 60_000);
+  }, 300_000);
 
   it('turns UrlElicitationRequiredError into an elicitUrl round and keeps the legacy error once answered', async () => {
     const { dir, sites } = await migrate('url', {
@@ -303,7 +303,7 @@ export function createServer(): McpServer {
     expect(answered.error).toBeDefined();
     const linked = await callTool(handler, { name: 'events', arguments: { account: 'linked' } });
     expect(linked.result?.content).toEqual([{ type: 'text', text: 'events' }]);
-  }, 60_000);
+  }, 300_000);
 
   it('re-asks on a missing or malformed answer and rejects accepted content that breaks requestedSchema, as v1 did', async () => {
     const { dir } = await migrate('validate', {
@@ -331,7 +331,7 @@ export function createServer(): McpServer {
     expect(good.result?.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
     const declined = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'decline' } } });
     expect(declined.result?.content).toEqual([{ type: 'text', text: 'decline' }]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('rewrite stage: tools dispatched through a table', () => {

@@ -163,7 +163,7 @@ describe('generated requestState: confidentiality', () => {
     expect(visible(at.state2, secrets)).toEqual([]);
     expect(visible(at.state1, secrets)).toEqual([]);
     expect(at.state2).toMatch(/^[A-Za-z0-9_-]+$/);
-  }, 60_000);
+  }, 300_000);
 
   it('control: the same check reads the answer out of the SDK signed codec token', async () => {
     const signed = createRequestStateCodec({ key: OLD_KEY, bind: (ctx) => ctx.mcpReq.method });
@@ -200,7 +200,7 @@ describe('generated requestState: integrity and binding', () => {
     }
     expect(accepted).toEqual([]);
     for (const cut of [token.slice(0, -1), token.slice(1), token + 'A', `${token}.${token}`, '']) expect(await rejects(current.codec, cut, ctx)).toBe(true);
-  }, 60_000);
+  }, 300_000);
 
   it('through the server: a bit flipped in the format byte, nonce, ciphertext or tag gets a JSON-RPC error before the handler', async () => {
     const at = await toSecondQuestion(current);
@@ -210,7 +210,7 @@ describe('generated requestState: integrity and binding', () => {
       const r = await callTool(replica(current), { name: 'wizard', arguments: { topic: 'alpha' }, inputResponses: { [at.key2]: accept('two') }, requestState: flipBit(bytes, bit).toString('base64url') });
       expectRejectedBeforeHandler(r);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('a token opens only for the method and principal it was minted for', async () => {
     const token = await current.codec.mint({ phase: 1 }, contextOf('tools/call', 'alice'));
@@ -259,5 +259,5 @@ describe('generated requestState: key rotation', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/MCP_REQUEST_STATE_KEY_PREVIOUS/);
     expect((error as Error).message).toMatch(/32/);
-  }, 60_000);
+  }, 300_000);
 });
