@@ -39,6 +39,7 @@ import { findSuppressionComments, suppressionOf, type SuppressionComment } from 
 import type { LoadedFile, SiteInfo } from './run/state.js';
 import { restoreText, runRewrite } from './run/rewrite.js';
 import { addRunMarkers } from './run/markers.js';
+import { revertUnneededUpgrades } from './run/back-to-v1.js';
 import { runResult } from './run/result.js';
 import { firstSyntaxError, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
 
@@ -188,7 +189,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
       // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
       if (requiresV1Sdk(file.source.body)) continue;
       const outcome = upgradeV1Source(file.sourceFile, projectType);
-      file.notes.push(...outcome.notes);
+      file.notes.push(...(file.upgradeNotes = outcome.notes));
       if (outcome.error) file.notes.push(outcome.error);
       if (outcome.changed) {
         file.upgraded = true;
@@ -332,8 +333,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
-  // The upgrade's own output is checked too: a compiler error it leaves (and no repair covered) is
-  // marked at its line with the compiler's message, never written silently.
+  revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !env.manifests });
   const upgradeErrors = typeChecked ? upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed)) : new Map<string, TypeError[]>();
 
   timings.mark('verify');

@@ -72,6 +72,32 @@ export function createServer() {
 }
 `;
 
+// A migrated handler in a file that imports both: their upgrade is needed (a v2 server type crosses
+// into this file); a file no migrated file is connected to stays on v1 (upgrade-scope.test.ts).
+const ASK = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { log } from './logger.js';
+import { createServer as createShapes } from './shapes.js';
+import { createServer as createLoose } from './loose.js';
+
+export function createAll() {
+  const ask = new McpServer({ name: 'ask', version: '1.0.0' });
+  ask.registerTool('confirm', { description: 'Asks first' }, async () => {
+    const answer = await ask.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
+    log.tool('confirm', 'answered', { action: answer.action });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return [ask, createShapes(), createLoose()];
+}
+`;
+
+// A project logger with a method named like McpServer's legacy registration.
+const LOGGER = `export const log = {
+  tool(toolName: string, action: string, details?: unknown): void {
+    console.error(\`[\${toolName}] \${action}\`, details ?? '');
+  },
+};
+`;
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
@@ -84,7 +110,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'upgrade', type: 'module' }));
   fs.writeFileSync(path.join(dir, 'src', 'shapes.ts'), CONTEXT_SHAPES);
   fs.writeFileSync(path.join(dir, 'src', 'loose.ts'), LOOSE_TOOLS);
+  fs.writeFileSync(path.join(dir, 'src', 'ask.ts'), ASK);
+  fs.writeFileSync(path.join(dir, 'src', 'logger.ts'), LOGGER);
   result = await migrateProject(['src'], { cwd: dir });
+  // the modules the rewrite creates (imported by the migrated files)
+  for (const f of result.files) if (f.status === 'created') fs.writeFileSync(f.path, f.output!);
 }, 900_000);
 
 afterAll(() => {
@@ -108,6 +138,7 @@ describe('the upgrade compiles: handler-context shapes and raw shapes are repair
     expect(out).toContain('(request ${String(extra.mcpReq.id)}, aborted: ${extra.mcpReq.signal.aborted})');
     expect(out).toContain('inputSchema: z.object(idShape)');
     expect(file('shapes.ts').sites).toEqual([]);
+    expect(file('ask.ts').sites.map((s) => s.status)).toEqual(['migrated']);
     expect(typeErrors('shapes.ts')).toEqual([]);
   });
 
@@ -128,6 +159,15 @@ describe('the upgrade compiles: handler-context shapes and raw shapes are repair
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the upgrade renames only McpServer registrations', () => {
+  it("a project logger's tool(name, event, data) call is left as written (its type has no registerTool), and the file compiles", () => {
+    const out = file('ask.ts').output!;
+    expect(out).toContain("log.tool('confirm', 'answered', { action: answer.action });");
+    expect(out).not.toContain('log.registerTool');
+    expect(typeErrors('ask.ts')).toEqual([]);
   });
 });
 

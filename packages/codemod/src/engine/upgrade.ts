@@ -3,7 +3,7 @@
  * copy): its `v1-to-v2` migration's transforms are applied to the SourceFiles of our one project.
  */
 import { getMigration, type TransformContext } from '@modelcontextprotocol/codemod';
-import type { SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type Type } from 'ts-morph';
 import { diffArrays } from 'diff';
 import { LEGACY_SDK_PACKAGE, MCP_PACKAGE_PREFIX, TARGET_CLIENT_PACKAGE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { restoreComments } from './comments.js';
@@ -54,12 +54,14 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
   const notes: string[] = [];
   let changes = 0;
   try {
+    const shield = shieldNonServerCalls(sourceFile);
     for (const transform of migration.transforms) {
       const result = transform.apply(sourceFile, { projectType });
       changes += result.changesCount;
       // what a person must check (warnings, errors); `info` only describes what the transform did
       for (const d of result.diagnostics) if (!d.advisoryOnly && String(d.level) !== 'info') notes.push(`${d.line}: ${d.message}`);
     }
+    shield.restore();
     if (changes > 0) notes.push(...repairUpgrade(sourceFile));
   } catch (error) {
     sourceFile.replaceWithText(before);
@@ -69,6 +71,69 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
   keepIndentation(sourceFile, before);
   keepComments(sourceFile, before, notes);
   return { changed: changes > 0 && sourceFile.getFullText() !== before, notes };
+}
+
+/** v1 McpServer registration methods the official transforms rename (`.tool(` → `.registerTool(`, ...). */
+const LEGACY_REGISTRATION_METHODS = new Set(['tool', 'prompt', 'resource']);
+const SHIELD_PREFIX = '__mcpMrtrKept_';
+
+/**
+ * In a file that imports McpServer, the official transforms rewrite every `.tool(` / `.prompt(` /
+ * `.resource(` call whatever its receiver: a project logger's `log.tool(name, event, data)` would
+ * become `log.registerTool(name, { description: event }, data)`, a method the logger does not have.
+ * Calls whose receiver the type checker shows is not an McpServer are hidden from the transforms
+ * (the method name gets a prefix no transform matches) and given back their name afterwards.
+ */
+function shieldNonServerCalls(sourceFile: SourceFile): { restore(): void } {
+  const none = { restore() {} };
+  const text = sourceFile.getFullText();
+  if (text.includes(SHIELD_PREFIX)) return none;
+  const names: Array<{ start: number; end: number; name: string }> = [];
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const callee = call.getExpression();
+    if (!Node.isPropertyAccessExpression(callee) || !LEGACY_REGISTRATION_METHODS.has(callee.getName())) continue;
+    let type: Type;
+    try {
+      type = callee.getExpression().getType();
+    } catch {
+      continue;
+    }
+    if (!notAnMcpServer(type, callee.getName())) continue;
+    const nameNode = callee.getNameNode();
+    names.push({ start: nameNode.getStart(), end: nameNode.getEnd(), name: nameNode.getText() });
+  }
+  if (names.length === 0) return none;
+  let shielded = text;
+  for (const n of names.sort((a, b) => b.start - a.start)) shielded = shielded.slice(0, n.start) + SHIELD_PREFIX + n.name + shielded.slice(n.end);
+  sourceFile.replaceWithText(shielded);
+  return {
+    restore() {
+      const current = sourceFile.getFullText();
+      if (current.includes(SHIELD_PREFIX)) sourceFile.replaceWithText(current.split(SHIELD_PREFIX).join(''));
+    },
+  };
+}
+
+/**
+ * The receiver is provably not an McpServer: its type (every member of a union) has no registerTool
+ * and implements the method itself in project code (an object literal's or a class's method). A
+ * receiver typed by an interface may still be an McpServer at run time: left to the transforms.
+ */
+function notAnMcpServer(type: Type, method: string): boolean {
+  if (type.isAny() || type.isUnknown() || type.isTypeParameter()) return false;
+  if (type.isUnion()) return type.getUnionTypes().every((t) => notAnMcpServer(t, method));
+  const apparent = type.getApparentType();
+  if ((apparent.getSymbol() ?? apparent.getAliasSymbol())?.getName() === 'McpServer' || apparent.getProperty('registerTool')) return false;
+  const declarations = apparent.getProperty(method)?.getDeclarations() ?? [];
+  return (
+    declarations.length > 0 &&
+    declarations.every((d) => {
+      if (d.getSourceFile().isDeclarationFile()) return false;
+      if (Node.isMethodDeclaration(d)) return d.getBody() !== undefined;
+      const value = Node.isPropertyAssignment(d) || Node.isPropertyDeclaration(d) ? d.getInitializer() : undefined;
+      return value !== undefined && (Node.isArrowFunction(value) || Node.isFunctionExpression(value));
+    })
+  );
 }
 
 /** The official transforms write `"@modelcontextprotocol/..."`; keep the file's own quote style. */

@@ -3,13 +3,14 @@
  * flag and upgrade type error), then the comments the rewrite or serving dropped put back.
  */
 import type { Site, SiteDecision } from '../engine/model.js';
-import { findSites, type FindContext } from '../engine/find/index.js';
+import type { FindContext } from '../engine/find/index.js';
 import { addMarkers, type MarkerRequest } from '../engine/markers.js';
 import { restoreComments } from '../engine/comments.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { ServingFinding } from '../engine/serving/index.js';
 import { abbreviateComment } from '../engine/upgrade.js';
 import type { LoadedFile, SiteInfo } from './state.js';
+import { locateFlagged } from './back-to-v1.js';
 import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason, type TypeError } from './verify.js';
 
 export interface MarkerInputs {
@@ -36,7 +37,7 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
     if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0) continue;
     const before = file.sourceFile.getFullText();
     const requests: MarkerRequest[] = [
-      ...locateFlagged(file, flagged, ctx),
+      ...locateFlagged(file, flagged, ctx, (s) => siteInfo.get(s)!),
       ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
       ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: TYPE_ERROR_ADVICE })),
     ];
@@ -58,22 +59,3 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
 
 }
 
-/** Nodes of flagged sites in the current text: the original nodes, or the same sites found again. */
-function locateFlagged(file: LoadedFile, flagged: SiteDecision[], ctx: FindContext): MarkerRequest[] {
-  if (flagged.length === 0) return [];
-  const ordered = [...flagged].sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
-  const reasonOf = (d: SiteDecision) => ({ reason: d.reason ?? 'not migrated', advice: d.advice });
-  if (ordered.every((d) => !d.site.node.wasForgotten() && d.site.node.getSourceFile() === file.sourceFile)) {
-    return ordered.map((d) => ({ node: d.site.node, ...reasonOf(d) }));
-  }
-  const found = findSites(file.sourceFile, ctx);
-  const requests: MarkerRequest[] = [];
-  let cursor = 0;
-  for (const decision of ordered) {
-    const index = found.findIndex((s, i) => i >= cursor && s.method === decision.site.method);
-    if (index < 0) continue;
-    requests.push({ node: found[index]!.node, ...reasonOf(decision) });
-    cursor = index + 1;
-  }
-  return requests;
-}

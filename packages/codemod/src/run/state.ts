@@ -15,6 +15,10 @@ export interface LoadedFile {
   sliced?: SlicedSource;
   sourceFile: SourceFile;
   upgraded: boolean;
+  /** The upgrade's own notes (dropped with the upgrade when the file goes back to v1). */
+  upgradeNotes?: string[];
+  /** Put back to its v1 text after verify (run/back-to-v1.ts): its flagged sites are found again by line. */
+  backToV1?: boolean;
   lineMap: LineMap;
   notes: string[];
   failed?: string;

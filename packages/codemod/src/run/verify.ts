@@ -6,6 +6,7 @@
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 import { ts, type Project, type SourceFile } from 'ts-morph';
 import type { Reach } from '../engine/model.js';
+import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 
 export interface Verification {
@@ -187,28 +188,6 @@ function newErrors(before: string[], after: string[]): string[] {
   return added;
 }
 
-class UnionFind {
-  private readonly parent = new Map<string, string>();
-  add(a: string): void {
-    if (!this.parent.has(a)) this.parent.set(a, a);
-  }
-  find(a: string): string {
-    this.add(a);
-    let root = a;
-    while (this.parent.get(root) !== root) root = this.parent.get(root)!;
-    this.parent.set(a, root);
-    return root;
-  }
-  union(a: string, b: string): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra !== rb) this.parent.set(ra, rb);
-  }
-  members(a: string): string[] {
-    const root = this.find(a);
-    return [...this.parent.keys()].filter((k) => this.find(k) === root);
-  }
-}
 
 
 /** The first parse error of a file, with its line. */

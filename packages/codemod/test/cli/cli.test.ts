@@ -229,6 +229,11 @@ export function log(extra: RequestHandlerExtra<ServerRequest, ServerNotification
   return String(extra.requestId);
 }
 export const server = new McpServer({ name: 'n', version: '1.0.0' });
+// a migrated handler: the file needs the upgrade
+server.registerTool('ask', { description: 'asks' }, async () => {
+  const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
 `;
     const root = makeProject({ 'src/server.ts': v1 });
     const run = runCli(['migrate', 'src', '--dry-run', '--json', 'out.json'], root);
