@@ -177,22 +177,70 @@ export function nonHandlerReason(context: { context: string; description: string
   return `${context.description} reaches this request: ${context.context} code has no MRTR form`;
 }
 
-function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
-  const decisions = new Map<string, SiteDecision>();
-  const newFailures = new Map<Node, string>();
-  const flag = (site: Site, reason: string, advice?: string): void => {
-    if (decisions.get(site.id)?.status === 'flagged') return;
-    decisions.set(site.id, { site, status: 'flagged', reason, advice: advice ?? replacementFor(site.method) });
-  };
+/** One planning round's working state, shared by its steps (planAll). */
+interface PlanRound {
+  project: Project;
+  reaches: Reach[];
+  options: RewriteOptions;
+  /** Handlers excluded by earlier rounds (with the reason). */
+  excluded: Map<Node, string>;
+  decisions: Map<string, SiteDecision>;
+  /** Handlers that failed in this round's emission: excluded in the next. */
+  newFailures: Map<Node, string>;
+  failed: Map<Node, string>;
+  byHandler: Map<Node, { handler: Handler; entries: Entry[] }>;
+  works: Map<Node, HandlerWork>;
+  helpers: Map<Node, HelperWork>;
+  files: Map<SourceFile, FileWork>;
+  constructions: Set<NewExpression>;
+}
 
-  // Sites no handler reaches, or that a non-handler context reaches, have no MRTR form there.
-  const byHandler = new Map<Node, { handler: Handler; entries: Entry[] }>();
-  const failed = new Map<Node, string>(excluded);
-  for (const reach of reaches) {
+/**
+ * One planning round, in steps: sites grouped by the handlers that reach them (flagging those with
+ * no MRTR form), table-dispatched tools checked, handlers planned, helpers planned for all their
+ * callers, edits emitted, then the decisions of the failed handlers and of every site's callers.
+ */
+function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
+  const round: PlanRound = {
+    project,
+    reaches,
+    options,
+    excluded,
+    decisions: new Map(),
+    newFailures: new Map(),
+    failed: new Map(excluded),
+    byHandler: new Map(),
+    works: new Map(),
+    helpers: new Map(),
+    files: new Map(),
+    constructions: new Set(),
+  };
+  groupByHandler(round);
+  checkDispatchedTools(round);
+  planHandlers(round);
+  planHelpers(round);
+  emitHandlers(round);
+  emitDispatchers(round);
+  emitHelpers(round);
+  flagFailedHandlers(round);
+  recordCallers(round);
+  const { decisions, files, constructions, newFailures, failed } = round;
+  return { aliases: rewrittenAliases(decisions), decisions, files, constructions, newFailures, failed };
+}
+
+function flagSite(round: PlanRound, site: Site, reason: string, advice?: string): void {
+  if (round.decisions.get(site.id)?.status === 'flagged') return;
+  round.decisions.set(site.id, { site, status: 'flagged', reason, advice: advice ?? replacementFor(site.method) });
+}
+
+/** Sites no handler reaches, or that a non-handler context reaches, have no MRTR form there. */
+function groupByHandler(round: PlanRound): void {
+  const { byHandler, failed } = round;
+  for (const reach of round.reaches) {
     const context = reach.nonHandlerContexts[0];
     const task = taskAugmentation(reach.site);
     if (task) {
-      flag(reach.site, task, TASK_ADVICE);
+      flagSite(round, reach.site, task, TASK_ADVICE);
       for (const { handler, path: callPath } of reach.handlers) {
         const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
         slot.entries.push({ site: reach.site, path: callPath });
@@ -202,9 +250,9 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       continue;
     }
     const obstacle = reach.site.obstacle;
-    if (obstacle) flag(reach.site, obstacle);
-    else if (context) flag(reach.site, nonHandlerReason(context), NON_HANDLER_ADVICE[context.context]);
-    else if (reach.handlers.length === 0) flag(reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
+    if (obstacle) flagSite(round, reach.site, obstacle);
+    else if (context) flagSite(round, reach.site, nonHandlerReason(context), NON_HANDLER_ADVICE[context.context]);
+    else if (reach.handlers.length === 0) flagSite(round, reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
       slot.entries.push({ site: reach.site, path: callPath });
@@ -216,8 +264,10 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       }
     }
   }
+}
 
-  // Tools run through a table lookup: the dispatching code must pass the context and return the result as it is.
+/** Tools run through a table lookup: the dispatching code must pass the context and return the result as it is. */
+function checkDispatchedTools({ byHandler, failed }: PlanRound): void {
   const dispatched = [...byHandler.values()].map((v) => v.handler).filter((h) => h.dispatch);
   for (const handler of dispatched) {
     if (failed.has(handler.fn)) continue;
@@ -232,8 +282,9 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       failed.set(handler.fn, reasonOf(error));
     }
   }
+}
 
-  const works = new Map<Node, HandlerWork>();
+function planHandlers({ byHandler, failed, works }: PlanRound): void {
   for (const [fn, { handler, entries }] of byHandler) {
     if (failed.has(fn)) continue;
     try {
@@ -242,9 +293,10 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       failed.set(fn, reasonOf(error));
     }
   }
+}
 
-  // Helpers are rewritten once for all callers, so every caller must be a migrated handler point.
-  const helpers = new Map<Node, HelperWork>();
+/** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
+function planHelpers({ works, helpers, failed }: PlanRound): void {
   for (let changed = true; changed; ) {
     changed = false;
     const handledCalls = new Set<CallExpression>();
@@ -279,20 +331,22 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       }
     }
   }
+}
 
-  // Compute edits.
-  const files = new Map<SourceFile, FileWork>();
-  const fileWork = (file: SourceFile): FileWork => {
-    let w = files.get(file);
-    if (!w) {
-      w = { edits: [], values: new Set(), types: new Set(), capabilityImports: new Set(), needsState: false, names: new NameAllocator(identifiersIn(file)) };
-      files.set(file, w);
-    }
-    return w;
-  };
-  const constructions = new Set<NewExpression>();
+/** The edits of one file, collected across handlers, dispatchers and helpers. */
+function fileWorkOf({ files }: PlanRound, file: SourceFile): FileWork {
+  let w = files.get(file);
+  if (!w) {
+    w = { edits: [], values: new Set(), types: new Set(), capabilityImports: new Set(), needsState: false, names: new NameAllocator(identifiersIn(file)) };
+    files.set(file, w);
+  }
+  return w;
+}
+
+function emitHandlers(round: PlanRound): void {
+  const { works, helpers, decisions, constructions, newFailures, project, options } = round;
   for (const [fn, work] of works) {
-    const fw = fileWork(work.handler.sourceFile);
+    const fw = fileWorkOf(round, work.handler.sourceFile);
     try {
       assignKeys(work, helpers);
       fw.edits.push(...emitHandler(work, fw, helpers, options));
@@ -310,6 +364,10 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
       newFailures.set(fn, reasonOf(error));
     }
   }
+}
+
+function emitDispatchers(round: PlanRound): void {
+  const { works, newFailures } = round;
   const byDispatcher = new Map<Handler, Handler[]>();
   for (const [fn, work] of works) {
     const dispatch = work.handler.dispatch;
@@ -318,23 +376,35 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   }
   for (const [dispatcher, tools] of byDispatcher) {
     try {
-      dispatcherEdits(dispatcher, tools, (node) => fileWork(node.getSourceFile()));
+      dispatcherEdits(dispatcher, tools, (node) => fileWorkOf(round, node.getSourceFile()));
     } catch (error) {
       for (const tool of tools) newFailures.set(tool.fn, reasonOf(error));
     }
   }
+}
+
+function emitHelpers(round: PlanRound): void {
+  const { works, helpers, newFailures } = round;
   for (const helper of helpers.values()) {
-    const fw = fileWork(helper.fn.getSourceFile());
+    const fw = fileWorkOf(round, helper.fn.getSourceFile());
     try {
       fw.edits.push(...emitHelper(helper, fw, helpers));
     } catch (error) {
       for (const [fn, work] of works) if (work.points.some((p) => usesHelper(p, helper.fn))) newFailures.set(fn, reasonOf(error));
     }
   }
+}
+
+function flagFailedHandlers(round: PlanRound): void {
+  const { failed, excluded, byHandler } = round;
   for (const [fn, reason] of failed) {
     if (excluded.has(fn) && excluded.get(fn) !== reason && !byHandler.has(fn)) continue;
-    for (const entry of byHandler.get(fn)?.entries ?? []) flag(entry.site, reason);
+    for (const entry of byHandler.get(fn)?.entries ?? []) flagSite(round, entry.site, reason);
   }
+}
+
+/** Every decided site's callers: non-handler contexts, and each handler migrated or flagged with its reason. */
+function recordCallers({ reaches, decisions, failed, newFailures, works }: PlanRound): void {
   for (const reach of reaches) {
     const decision = decisions.get(reach.site.id);
     if (!decision) continue;
@@ -347,6 +417,10 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     }
     decision.callers = list;
   }
+}
+
+/** Alias names of migrated alias-call sites, per file (their declarations may go unused). */
+function rewrittenAliases(decisions: Map<string, SiteDecision>): Map<SourceFile, Set<string>> {
   const aliases = new Map<SourceFile, Set<string>>();
   for (const d of decisions.values()) {
     if (d.status !== 'migrated' || d.site.shape !== 'alias-call' || !Node.isCallExpression(d.site.node)) continue;
@@ -356,7 +430,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     set.add(callee.getText());
     aliases.set(d.site.sourceFile, set);
   }
-  return { aliases, decisions, files, constructions, newFailures, failed };
+  return aliases;
 }
 
 function applyPlan(project: Project, plan: Plan, options: RewriteOptions): RewriteOutcome {
