@@ -17,7 +17,6 @@ const MAX_ORCHESTRATOR_LINES = 250;
 /** Over the limit today, by file and name: ceilings that may only go down. */
 const OVER_LIMIT: Record<string, number> = {
   'migrate.ts migrateInputs': 239,
-  'engine/rewrite/emit-handler.ts emitHandler': 180,
 };
 /** The orchestrating module's size today: a ceiling on the way to MAX_ORCHESTRATOR_LINES. */
 const ORCHESTRATOR_CEILING = 499;

@@ -14,6 +14,7 @@ import type { EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
+import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
@@ -60,33 +61,43 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const capEdits = capabilityEdits(work.body, env, pointStatements);
   const base = work.body.getStatements()[0] ? indentOf(work.body.getStatements()[0]!) : `${indentOf(work.fn)}  `;
 
-  if (work.form === 'write-once') {
-    edits.push(...capEdits);
-    const followerLines = new Map<RequestPoint, string[]>();
-    for (const point of work.points) {
-      const indent = indentOf(point.statement);
-      let lines: string[];
-      if (point.mergedInto?.kind === 'helper') continue;
-      if (point.merged && point.kind === 'helper') {
-        // The group's calls are consecutive statements: one edit replaces them all.
-        const group = [point, ...point.merged];
-        const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx)).join(`\n${indent}`);
-        edits.push({ start: point.statement.getStart(), end: group.at(-1)!.statement.getEnd(), text });
-        continue;
-      }
-      if (point.mergedInto) lines = followerLines.get(point)!;
-      else if (point.merged) {
-        const merged = mergedLines(point, env, askWriteOnce(env));
-        for (const [follower, l] of merged.followers) followerLines.set(follower, l);
-        lines = merged.leader;
-      } else lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
-      edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
-    }
-    if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
-    return edits;
-  }
+  if (work.form === 'write-once') return [...edits, ...writeOnceEdits(work, env, helperRegistry, access, capEdits, base)];
 
-  // Phase form.
+  edits.push(phasesEdit(work, fw, helperRegistry, options, env, access, capEdits, base));
+  return edits;
+}
+
+/** Write-once form: each request point replaced in place (the handler runs again from the top on every round). */
+function writeOnceEdits(work: HandlerWork, env: EmitEnv, helperRegistry: Map<Node, HelperWork>, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit[] {
+  const edits: TextEdit[] = [...capEdits];
+  const followerLines = new Map<RequestPoint, string[]>();
+  for (const point of work.points) {
+    const indent = indentOf(point.statement);
+    let lines: string[];
+    if (point.mergedInto?.kind === 'helper') continue;
+    if (point.merged && point.kind === 'helper') {
+      // The group's calls are consecutive statements: one edit replaces them all.
+      const group = [point, ...point.merged];
+      const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx)).join(`\n${indent}`);
+      edits.push({ start: point.statement.getStart(), end: group.at(-1)!.statement.getEnd(), text });
+      continue;
+    }
+    if (point.mergedInto) lines = followerLines.get(point)!;
+    else if (point.merged) {
+      const merged = mergedLines(point, env, askWriteOnce(env));
+      for (const [follower, l] of merged.followers) followerLines.set(follower, l);
+      lines = merged.leader;
+    } else lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
+    edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
+  }
+  if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
+  return edits;
+}
+
+/** Phase form: the body rebuilt as a phase switch over the sealed requestState, one block per resumption. */
+function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit {
+  const ts = env.ts;
+  const names = fw.names;
   fw.needsState = true;
   const statements = work.body.getStatements();
   const anchors = work.points.map((p) => anchorOf(p.statement, work.body));
@@ -95,24 +106,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const state = freeName(work.fn, 'state', names);
   const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
-  const knownTypes = new Map<string, string>();
-  for (const point of work.points) {
-    if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
-    if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
-  }
-  // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
-  // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
-  const untyped = new Map(declaredIn(statements).filter((d) => d.initializer === undefined && Node.isVariableDeclaration(d.id.getParent()) && !(d.id.getParent() as Node & { getTypeNode(): Node | undefined }).getTypeNode()).map((d) => [d.name, d]));
-  for (const point of work.points) {
-    if (point.kind !== 'direct' || point.then || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
-    const name = point.binding.target;
-    const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
-    if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);
-  }
-  for (const t of knownTypes.values()) {
-    const m = /^(ElicitResult|CreateMessageResult|ListRootsResult)( \| undefined)?$/.exec(t);
-    if (m) fw.types.add(m[1]!);
-  }
+  const knownTypes = answerTypes(work, statements, fw);
   const live: LiveVar[][] = [];
   for (let k = 0; k < work.points.length; k++) {
     const declared = declaredIn(statements.slice(0, idx[k]));
@@ -160,6 +154,9 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
   lines.push(...explainOnce(fw, `// State minted for other arguments (or another handler) is not this request's: start over.`));
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
+  const requests = hoistRequests(work.points, work.body, work.fn, ts, names, base);
+  env.requests = requests.expressions;
+  lines.push(...requests.lines);
   const inner = '  ';
   // Continuation lines of original code keep their absolute indentation; moving an element into a
   // phase block shifts them, except where a multi-line template literal makes whitespace content.
@@ -222,8 +219,33 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     } else lines.push(...bodyLines);
   }
   const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
-  edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') });
-  return edits;
+  return { start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') };
+}
+
+/**
+ * The state types of the locals that receive an answer (`ElicitResult`...): the rewrite produces
+ * these values itself, so their types are known without asking the checker.
+ */
+function answerTypes(work: HandlerWork, statements: Statement[], fw: FileWork): Map<string, string> {
+  const knownTypes = new Map<string, string>();
+  for (const point of work.points) {
+    if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
+    if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
+  }
+  // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
+  // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
+  const untyped = new Map(declaredIn(statements).filter((d) => d.initializer === undefined && Node.isVariableDeclaration(d.id.getParent()) && !(d.id.getParent() as Node & { getTypeNode(): Node | undefined }).getTypeNode()).map((d) => [d.name, d]));
+  for (const point of work.points) {
+    if (point.kind !== 'direct' || point.then || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
+    const name = point.binding.target;
+    const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
+    if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);
+  }
+  for (const t of knownTypes.values()) {
+    const m = /^(ElicitResult|CreateMessageResult|ListRootsResult)( \| undefined)?$/.exec(t);
+    if (m) fw.types.add(m[1]!);
+  }
+  return knownTypes;
 }
 
 /** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */

@@ -18,6 +18,8 @@ export interface EmitEnv {
   /** Names the file imports from the generated client-capabilities module. */
   capabilityImports: Set<string>;
   names: NameAllocator;
+  /** Requests whose parameters the handler builds once (phase form): the expression naming them. */
+  requests?: Map<Site, string>;
 }
 
 export class NameAllocator {
@@ -179,7 +181,8 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
   const prelude: string[] = [];
   switch (info.kind) {
     case 'elicitation': {
-      const request = env.names.take(`${base}Request`);
+      const hoisted = env.requests?.get(site);
+      const request = hoisted ?? env.names.take(`${base}Request`);
       const params = paramsText(site)!;
       env.types.add('ElicitResult');
       if (isUrlElicitation(site)) {
@@ -196,7 +199,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
         };
       }
       env.types.add('ElicitRequestFormParams');
-      prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
+      if (!hoisted) prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
       if (!validatesContent(site)) {
         // `sendRequest(..., ElicitResultSchema)` checked the result shape only, not requestedSchema: so does the migrated handler.
@@ -246,10 +249,11 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
     }
     case 'sampling': {
       const params = paramsText(site)!;
-      const request = env.names.take(`${base}Request`);
+      const hoisted = env.requests?.get(site);
+      const request = hoisted ?? env.names.take(`${base}Request`);
       env.values.add('isSpecType');
       env.types.add('CreateMessageRequestParams');
-      prelude.push(env.ts ? `const ${request}: CreateMessageRequestParams = ${params};` : `const ${request} = ${params};`);
+      if (!hoisted) prelude.push(env.ts ? `const ${request}: CreateMessageRequestParams = ${params};` : `const ${request} = ${params};`);
       prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
       return {
         prelude,

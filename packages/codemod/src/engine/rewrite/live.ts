@@ -118,6 +118,12 @@ function syntacticallyJson(init: Node | undefined): boolean {
   return false;
 }
 
+/** The type of `node` where it stands, as TypeScript text that names only what the file can name; undefined otherwise. */
+export function nameableType(node: Node): string | undefined {
+  const text = typeText(node, undefined);
+  return text === undefined || /\bany\b/.test(text) ? undefined : text;
+}
+
 function typeText(node: Node, init: Node | undefined): string | undefined {
   const type = node.getType();
   // names in scope at the declaration print as themselves; a type declared in a module this file
