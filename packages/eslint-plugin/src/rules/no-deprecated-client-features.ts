@@ -18,19 +18,12 @@ import {
   isLegacyMethod,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
+import { findProperty, getPropertyName, literalString, mcpLocalNamesOf, unwrap } from '../utils/ast.js';
+import { removeObjectElement } from '../utils/fixes.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import { suppressionOf } from '../utils/suppressions.js';
-import {
-  findProperty,
-  mcpLocalNamesOf,
-  memberName,
-  propertyName,
-  removeObjectElement,
-  staticString,
-  unwrap,
-} from '../utils/static-shapes.js';
 
 type MessageId =
   | 'deprecatedSampling'
@@ -112,7 +105,7 @@ export default createRule<[], MessageId>({
       const entry = obj.parent;
       const requests = entry?.type === AST_NODE_TYPES.Property ? entry.parent : undefined;
       const holder = requests?.type === AST_NODE_TYPES.ObjectExpression ? requests.parent : undefined;
-      return holder?.type === AST_NODE_TYPES.Property && propertyName(holder) === TARGET.inputRequestsField;
+      return holder?.type === AST_NODE_TYPES.Property && getPropertyName(holder) === TARGET.inputRequestsField;
     }
 
     /**
@@ -126,7 +119,7 @@ export default createRule<[], MessageId>({
       if (callee.type === AST_NODE_TYPES.Identifier) return NOTIFICATION_SENDERS.includes(callee.name);
       return (
         callee.type === AST_NODE_TYPES.MemberExpression &&
-        NOTIFICATION_SENDERS.includes(memberName(callee) ?? '') &&
+        NOTIFICATION_SENDERS.includes(getPropertyName(callee) ?? '') &&
         unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression
       );
     }
@@ -134,17 +127,17 @@ export default createRule<[], MessageId>({
     /** The params object of an elicitation (URL mode) sent or built by user code. */
     function isElicitationParams(obj: TSESTree.ObjectExpression): boolean {
       // `{ mode: 'url', message, url, elicitationId }`, e.g. inside `new UrlElicitationRequiredError([...])`
-      if (staticString(findProperty(obj, ELICITATION_MODE_FIELD)?.value) === ELICITATION_URL_MODE) return true;
+      if (literalString(findProperty(obj, ELICITATION_MODE_FIELD)?.value) === ELICITATION_URL_MODE) return true;
       const parent = obj.parent;
       if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === obj) {
         const callee = unwrap(parent.callee);
-        const name = callee.type === AST_NODE_TYPES.MemberExpression ? memberName(callee) : undefined;
+        const name = callee.type === AST_NODE_TYPES.MemberExpression ? getPropertyName(callee) : undefined;
         if (name === undefined || unwrap((callee as TSESTree.MemberExpression).object).type === AST_NODE_TYPES.ThisExpression) return false;
         return ELICITATION_PARAM_TAKERS.has(name);
       }
-      if (parent?.type === AST_NODE_TYPES.Property && propertyName(parent) === 'params' && parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
+      if (parent?.type === AST_NODE_TYPES.Property && getPropertyName(parent) === 'params' && parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
         const request = parent.parent;
-        const method = staticString(findProperty(request, 'method')?.value);
+        const method = literalString(findProperty(request, 'method')?.value);
         if (method !== ELICIT_METHOD && method !== ELICITATION_COMPLETE_NOTIFICATION) return false;
         // not the SDK's own `this.request(...)` / `this.notification(...)`
         const sender = request.parent;
@@ -161,7 +154,7 @@ export default createRule<[], MessageId>({
       CallExpression(call) {
         const callee = unwrap(call.callee);
         if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const name = memberName(callee);
+        const name = getPropertyName(callee);
         if (name === undefined) return;
         // inputRequired.createMessage(...) / inputRequired.listRoots()
         const object = unwrap(callee.object);
@@ -173,15 +166,15 @@ export default createRule<[], MessageId>({
         if (name === NOTIFICATION_REGISTRATION && call.arguments[0]) {
           const target = unwrap(call.arguments[0]);
           const isRootsChanged =
-            staticString(target) === ROOTS_LIST_CHANGED_NOTIFICATION ||
+            literalString(target) === ROOTS_LIST_CHANGED_NOTIFICATION ||
             (target.type === AST_NODE_TYPES.Identifier && target.name === ROOTS_LIST_CHANGED_SCHEMA) ||
-            (target.type === AST_NODE_TYPES.MemberExpression && memberName(target) === ROOTS_LIST_CHANGED_SCHEMA);
+            (target.type === AST_NODE_TYPES.MemberExpression && getPropertyName(target) === ROOTS_LIST_CHANGED_SCHEMA);
           if (isRootsChanged) context.report({ node: call, messageId: 'rootsListChanged' });
         }
       },
       ObjectExpression(obj) {
         const methodProp = findProperty(obj, 'method');
-        const method = staticString(methodProp?.value);
+        const method = literalString(methodProp?.value);
         if (method === ELICITATION_COMPLETE_NOTIFICATION) {
           if (isSentByServer(obj)) context.report({ node: obj, messageId: 'elicitationComplete' });
         } else if (isLegacyMethod(method) && LEGACY_REQUESTS[method].deprecated && isInputRequestEntry(obj) && !insideLegacySite(obj)) {
@@ -191,9 +184,9 @@ export default createRule<[], MessageId>({
       },
       Property(prop) {
         if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression) return;
-        const name = propertyName(prop);
+        const name = getPropertyName(prop);
         if (name === INCLUDE_CONTEXT_FIELD) {
-          const value = staticString(prop.value);
+          const value = literalString(prop.value);
           if (value === undefined || !(DEPRECATED_INCLUDE_CONTEXT as readonly string[]).includes(value)) return;
           context.report({
             node: prop,

@@ -12,24 +12,11 @@ import {
   TARGET,
   type MrtrMethod,
 } from '@mcp-mrtr/surface';
+import { findProperty, getCalleeName, getPropertyName, isFunctionNode, literalString, mcpLocalNamesOf, resolveFunction, resolveValue, unwrap, unwrapAwait, walk } from '../utils/ast.js';
+import { removeObjectElement } from '../utils/fixes.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { classifyRequestHandlerTarget } from '../utils/mcp-context.js';
-import {
-  calleeName,
-  findProperty,
-  isFunction,
-  mcpLocalNamesOf,
-  memberName,
-  propertyName,
-  removeObjectElement,
-  resolveFunction,
-  resolveValue,
-  staticString,
-  unwrap,
-  unwrapAwait,
-  walk,
-} from '../utils/static-shapes.js';
 
 type MessageId = 'cacheOnInputRequired' | 'cacheOnMrtrResource' | 'cacheOnRetriedResult' | 'serverCacheHints' | 'removeHint';
 
@@ -82,7 +69,7 @@ export default createRule<[], MessageId>({
     /** True for a value that caches nothing: 0, false, 'no-store', `{ ttlMs: 0, cacheScope: 'private' }`. */
     function cachesNothing(node: TSESTree.Node): boolean {
       const value = resolveValue(node, sourceCode);
-      const text = staticString(value);
+      const text = literalString(value);
       if (text !== undefined) return text === 'private' || NO_CACHE_DIRECTIVES.includes(text);
       if (value.type === AST_NODE_TYPES.Literal) return value.value === 0 || value.value === false || value.value === null;
       if (value.type === AST_NODE_TYPES.ObjectExpression) {
@@ -99,7 +86,7 @@ export default createRule<[], MessageId>({
     function reportCacheFields(obj: TSESTree.ObjectExpression, messageId: MessageId, onlyCaching: boolean): void {
       for (const prop of obj.properties) {
         if (prop.type !== AST_NODE_TYPES.Property) continue;
-        const name = propertyName(prop);
+        const name = getPropertyName(prop);
         if (name === META_FIELD) {
           const meta = resolveValue(prop.value, sourceCode);
           if (meta.type === AST_NODE_TYPES.ObjectExpression) reportCacheFields(meta, messageId, onlyCaching);
@@ -114,9 +101,9 @@ export default createRule<[], MessageId>({
     function usesMrtr(fn: TSESTree.Node): boolean {
       return walk(fn, sourceCode.visitorKeys, (n) => {
         if (isInputRequiredCall(n)) return 'stop';
-        if (n.type === AST_NODE_TYPES.MemberExpression && MRTR_ROUND_FIELDS.includes(memberName(n) ?? '')) return 'stop';
-        if (n.type === AST_NODE_TYPES.Property && propertyName(n) === TARGET.resultTypeField && staticString(n.value) === TARGET.inputRequiredValue) return 'stop';
-        if (n.type === AST_NODE_TYPES.CallExpression && (calleeName(n) === TARGET.inputResponse || calleeName(n) === TARGET.acceptedContent)) return 'stop';
+        if (n.type === AST_NODE_TYPES.MemberExpression && MRTR_ROUND_FIELDS.includes(getPropertyName(n) ?? '')) return 'stop';
+        if (n.type === AST_NODE_TYPES.Property && getPropertyName(n) === TARGET.resultTypeField && literalString(n.value) === TARGET.inputRequiredValue) return 'stop';
+        if (n.type === AST_NODE_TYPES.CallExpression && (getCalleeName(n) === TARGET.inputResponse || getCalleeName(n) === TARGET.acceptedContent)) return 'stop';
         return undefined;
       });
     }
@@ -127,14 +114,14 @@ export default createRule<[], MessageId>({
       const add = (node: TSESTree.Node | null | undefined) => {
         if (!node) return;
         const value = resolveValue(unwrapAwait(node), sourceCode);
-        if (value.type === AST_NODE_TYPES.ObjectExpression && staticString(findProperty(value, TARGET.resultTypeField)?.value) !== TARGET.inputRequiredValue) {
+        if (value.type === AST_NODE_TYPES.ObjectExpression && literalString(findProperty(value, TARGET.resultTypeField)?.value) !== TARGET.inputRequiredValue) {
           results.push(value);
         }
       };
       if (fn.body && fn.body.type !== AST_NODE_TYPES.BlockStatement) add(fn.body);
       else if (fn.body) {
         walk(fn.body, sourceCode.visitorKeys, (n) => {
-          if (isFunction(n)) return false;
+          if (isFunctionNode(n)) return false;
           if (n.type === AST_NODE_TYPES.ReturnStatement) add(n.argument);
           return undefined;
         });
@@ -163,7 +150,7 @@ export default createRule<[], MessageId>({
         }
         const callee = unwrap(call.callee);
         if (callee.type !== AST_NODE_TYPES.MemberExpression || call.arguments.length < 2) return;
-        const name = memberName(callee);
+        const name = getPropertyName(callee);
         const handler = call.arguments[call.arguments.length - 1]!;
         if (name !== undefined && RESOURCE_REGISTRATIONS.has(name)) checkResourceRegistration(call, handler);
         else if (name === LOW_LEVEL_REGISTRATION) {
@@ -173,12 +160,12 @@ export default createRule<[], MessageId>({
       },
       ObjectExpression(obj) {
         const isInputRequired =
-          staticString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue ||
+          literalString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue ||
           obj.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement && isInputRequiredCall(unwrapAwait(p.argument)));
         if (isInputRequired) reportCacheFields(obj, 'cacheOnInputRequired', false);
       },
       Property(prop) {
-        if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression || propertyName(prop) !== SERVER_CACHE_HINTS_OPTION) return;
+        if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression || getPropertyName(prop) !== SERVER_CACHE_HINTS_OPTION) return;
         const hints = resolveValue(prop.value, sourceCode);
         if (hints.type !== AST_NODE_TYPES.ObjectExpression) return;
         const read = findProperty(hints, RESOURCES_READ);

@@ -1,8 +1,8 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { HOSTING_ADVICE, HTTP_TRANSPORTS, MCP_PACKAGE_PREFIX, SERVER_CONNECT_METHOD, SSE_TRANSPORTS, STDIO_TRANSPORT, TARGET } from '@mcp-mrtr/surface';
+import { getPropertyName, unwrap } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
-import { memberName, unwrap } from '../utils/static-shapes.js';
 
 type Kind = 'stdio' | 'http' | 'sse';
 type MessageId = 'stdioHosting' | 'httpHosting' | 'sseHosting';
@@ -99,7 +99,7 @@ export default createRule<[], MessageId>({
     return {
       CallExpression(call) {
         const callee = unwrap(call.callee);
-        if (callee.type !== AST_NODE_TYPES.MemberExpression || memberName(callee) !== SERVER_CONNECT_METHOD || !call.arguments[0]) return;
+        if (callee.type !== AST_NODE_TYPES.MemberExpression || getPropertyName(callee) !== SERVER_CONNECT_METHOD || !call.arguments[0]) return;
         const transport = transportOf(call.arguments[0], sourceCode.getScope(call));
         if (!transport || (legacyLegKept && transport.kind !== 'stdio')) return;
         context.report({ node: call, messageId: MESSAGE_OF[transport.kind], data: { transport: transport.name } });

@@ -1,21 +1,9 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { REQUEST_STATE_CODEC_MINT, TARGET, looksSecret } from '@mcp-mrtr/surface';
+import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, mcpLocalNamesOf, qualifiedName, resolveValue, unwrap, unwrapAwait } from '../utils/ast.js';
+import { typeServices } from '../utils/types.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
-import {
-  calleeName,
-  calleeObject,
-  chainText,
-  findProperty,
-  mcpLocalNamesOf,
-  memberName,
-  propertyName,
-  resolveValue,
-  staticString,
-  typeServices,
-  unwrap,
-  unwrapAwait,
-} from '../utils/static-shapes.js';
 
 type MessageId = 'secretField' | 'secretSpread' | 'secretValue' | 'secretTypeField';
 
@@ -62,7 +50,7 @@ export default createRule<[], MessageId>({
     function valueName(node: TSESTree.Node): string | undefined {
       const n = unwrapAwait(node);
       if (n.type === AST_NODE_TYPES.Identifier) return n.name;
-      if (n.type === AST_NODE_TYPES.MemberExpression) return memberName(n);
+      if (n.type === AST_NODE_TYPES.MemberExpression) return getPropertyName(n);
       return undefined;
     }
 
@@ -93,14 +81,14 @@ export default createRule<[], MessageId>({
             else checkPayload(prop.argument, depth + 1);
             continue;
           }
-          const name = propertyName(prop);
+          const name = getPropertyName(prop);
           if (name !== undefined && looksSecret(name)) {
             report(prop.key, 'secretField', name);
             continue;
           }
           const value = unwrapAwait(prop.value);
           const valueText = valueName(value);
-          if (valueText !== undefined && looksSecret(valueText)) report(value, 'secretValue', chainText(value) ?? valueText);
+          if (valueText !== undefined && looksSecret(valueText)) report(value, 'secretValue', qualifiedName(value) ?? valueText);
           else if (value.type === AST_NODE_TYPES.ObjectExpression || value.type === AST_NODE_TYPES.ArrayExpression) {
             checkPayload(value, depth + 1);
           }
@@ -112,7 +100,7 @@ export default createRule<[], MessageId>({
         return;
       }
       const name = valueName(n);
-      if (name !== undefined && looksSecret(name)) report(n, 'secretValue', chainText(n) ?? name);
+      if (name !== undefined && looksSecret(name)) report(n, 'secretValue', qualifiedName(n) ?? name);
       else checkPayloadType(unwrapAwait(node));
     }
 
@@ -128,7 +116,7 @@ export default createRule<[], MessageId>({
         case AST_NODE_TYPES.CallExpression: {
           if (isMint(n)) return; // reported from the mint call itself
           for (const arg of n.arguments) checkStateExpression(arg, depth + 1);
-          const object = calleeObject(n);
+          const object = getCalleeObject(n);
           if (object) checkStateExpression(object, depth + 1);
           return;
         }
@@ -149,7 +137,7 @@ export default createRule<[], MessageId>({
         case AST_NODE_TYPES.Identifier:
         case AST_NODE_TYPES.MemberExpression: {
           const name = valueName(n);
-          if (name !== undefined && looksSecret(name)) report(n, 'secretValue', chainText(n) ?? name);
+          if (name !== undefined && looksSecret(name)) report(n, 'secretValue', qualifiedName(n) ?? name);
           return;
         }
         default:
@@ -158,21 +146,21 @@ export default createRule<[], MessageId>({
     }
 
     function isMint(call: TSESTree.CallExpression): boolean {
-      if (calleeName(call) !== REQUEST_STATE_CODEC_MINT) return false;
-      const receiver = calleeObject(call);
+      if (getCalleeName(call) !== REQUEST_STATE_CODEC_MINT) return false;
+      const receiver = getCalleeObject(call);
       if (!receiver) return false;
       const origin = resolveValue(receiver, sourceCode);
       if (origin.type === AST_NODE_TYPES.CallExpression) {
         const factory = unwrap(origin.callee);
-        const name = calleeName(origin);
+        const name = getCalleeName(origin);
         if (factory.type === AST_NODE_TYPES.Identifier ? codecFactoryNames.has(factory.name) : name === TARGET.createRequestStateCodec) return true;
       }
-      const text = chainText(receiver);
+      const text = qualifiedName(receiver);
       return text !== undefined && CODEC_RECEIVER_NAME.test(text);
     }
 
     function isInputRequiredResult(obj: TSESTree.ObjectExpression): boolean {
-      if (staticString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue) return true;
+      if (literalString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue) return true;
       const parent = obj.parent;
       if (parent?.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== obj) return false;
       const callee = unwrap(parent.callee);
@@ -184,7 +172,7 @@ export default createRule<[], MessageId>({
         if (call.arguments[0] && isMint(call)) checkPayload(call.arguments[0]);
       },
       Property(prop) {
-        if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression || propertyName(prop) !== TARGET.requestStateField) return;
+        if (prop.parent.type !== AST_NODE_TYPES.ObjectExpression || getPropertyName(prop) !== TARGET.requestStateField) return;
         if (!isInputRequiredResult(prop.parent)) return;
         checkStateExpression(prop.value);
       },

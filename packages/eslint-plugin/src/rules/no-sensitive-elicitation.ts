@@ -14,19 +14,9 @@ import {
   ZOD_OBJECT_BUILDERS,
   looksSecret,
 } from '@mcp-mrtr/surface';
+import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, mcpLocalNamesOf, resolveValue, unwrap } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
-import {
-  calleeName,
-  calleeObject,
-  findProperty,
-  mcpLocalNamesOf,
-  memberName,
-  propertyName,
-  resolveValue,
-  staticString,
-  unwrap,
-} from '../utils/static-shapes.js';
 
 const ELICIT_METHOD = LEGACY_REQUESTS['elicitation/create'].method;
 /** Method names that send a form elicitation: `server.elicitInput`, `ctx.mcpReq.elicitInput`. */
@@ -69,11 +59,11 @@ export default createRule<[], 'sensitiveField'>({
       const texts: string[] = [];
       let n = unwrap(node);
       while (n.type === AST_NODE_TYPES.CallExpression) {
-        if (calleeName(n) === ZOD_DESCRIBE_METHOD) {
-          const text = staticString(n.arguments[0]);
+        if (getCalleeName(n) === ZOD_DESCRIBE_METHOD) {
+          const text = literalString(n.arguments[0]);
           if (text) texts.push(text);
         }
-        const object = calleeObject(n);
+        const object = getCalleeObject(n);
         if (!object) break;
         n = object;
       }
@@ -83,7 +73,7 @@ export default createRule<[], 'sensitiveField'>({
     function checkZodShape(shape: TSESTree.ObjectExpression): void {
       for (const prop of shape.properties) {
         if (prop.type !== AST_NODE_TYPES.Property) continue;
-        const name = propertyName(prop);
+        const name = getPropertyName(prop);
         if (name !== undefined && looksSecret(name)) {
           report(prop.key, name, 'field name');
           continue;
@@ -99,20 +89,20 @@ export default createRule<[], 'sensitiveField'>({
       if (!fields || fields.type !== AST_NODE_TYPES.ObjectExpression) return;
       for (const prop of fields.properties) {
         if (prop.type !== AST_NODE_TYPES.Property) continue;
-        const name = propertyName(prop);
+        const name = getPropertyName(prop);
         if (name !== undefined && looksSecret(name)) {
           report(prop.key, name, 'field name');
           continue;
         }
         const field = resolveValue(prop.value, sourceCode);
         if (field.type !== AST_NODE_TYPES.ObjectExpression) continue;
-        const format = staticString(findProperty(field, 'format')?.value);
+        const format = literalString(findProperty(field, 'format')?.value);
         if (format !== undefined && SECRET_SCHEMA_FORMATS.includes(format)) {
           report(prop.key, name ?? format, `format: '${format}'`);
           continue;
         }
         for (const attr of ['title', 'description']) {
-          const text = staticString(findProperty(field, attr)?.value);
+          const text = literalString(findProperty(field, attr)?.value);
           if (text !== undefined && looksSecret(text)) {
             report(prop.key, name ?? text, `${attr} "${text}"`);
             break;
@@ -130,7 +120,7 @@ export default createRule<[], 'sensitiveField'>({
         return;
       }
       if (schema.type !== AST_NODE_TYPES.CallExpression) return;
-      const name = calleeName(schema);
+      const name = getCalleeName(schema);
       const arg = schema.arguments[0] && resolveValue(schema.arguments[0], sourceCode);
       if (name && ZOD_OBJECT_BUILDERS.includes(name) && arg?.type === AST_NODE_TYPES.ObjectExpression) {
         checkZodShape(arg);
@@ -138,7 +128,7 @@ export default createRule<[], 'sensitiveField'>({
         checkSchema(arg);
       } else {
         // z.object({...}).strict(), .describe(...), .passthrough(): the shape sits under the chain
-        const object = calleeObject(schema);
+        const object = getCalleeObject(schema);
         if (object) checkSchema(object);
       }
     }
@@ -148,7 +138,7 @@ export default createRule<[], 'sensitiveField'>({
       if (!node) return;
       const params = resolveValue(node, sourceCode);
       if (params.type !== AST_NODE_TYPES.ObjectExpression) return;
-      if (staticString(findProperty(params, ELICITATION_MODE_FIELD)?.value) === ELICITATION_URL_MODE) return;
+      if (literalString(findProperty(params, ELICITATION_MODE_FIELD)?.value) === ELICITATION_URL_MODE) return;
       const schema = findProperty(params, REQUESTED_SCHEMA_FIELD);
       if (schema) checkSchema(schema.value);
     }
@@ -157,7 +147,7 @@ export default createRule<[], 'sensitiveField'>({
       CallExpression(call) {
         const callee = unwrap(call.callee);
         if (callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        const name = memberName(callee);
+        const name = getPropertyName(callee);
         if (name === undefined) return;
         if (ELICIT_CALLS.has(name)) {
           checkParams(call.arguments[0]);
@@ -170,7 +160,7 @@ export default createRule<[], 'sensitiveField'>({
       },
       // `{ method: 'elicitation/create', params }`: sendRequest / request / send, raw JSON-RPC, hand-built inputRequests
       ObjectExpression(obj) {
-        if (staticString(findProperty(obj, 'method')?.value) !== ELICIT_METHOD) return;
+        if (literalString(findProperty(obj, 'method')?.value) !== ELICIT_METHOD) return;
         const params = findProperty(obj, 'params');
         if (params) checkParams(params.value);
       },

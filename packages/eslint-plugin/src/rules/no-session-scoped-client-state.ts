@@ -6,20 +6,12 @@ import {
   SESSION_ID_PROPERTY,
   TARGET,
 } from '@mcp-mrtr/surface';
+import { getCalleeName, getPropertyName, isFunctionNode, isValueReference, resolveValue, unwrap, walk } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 import { findLegacySites } from '../utils/legacy-sites.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
 import { getTypeNames } from '../utils/types.js';
-import {
-  calleeName,
-  isFunction,
-  isValueReference,
-  memberName,
-  resolveValue,
-  unwrap,
-  walk,
-} from '../utils/static-shapes.js';
 
 type MessageId = 'capabilitiesInHandler' | 'sessionKeyedAnswer';
 
@@ -68,9 +60,9 @@ export default createRule<[], MessageId>({
       const visit = (root: TSESTree.Node, depth: number): void => {
         walk(root, sourceCode.visitorKeys, (n) => {
           if (found) return 'stop';
-          if (isFunction(n)) return false;
+          if (isFunctionNode(n)) return false;
           if (
-            (n.type === AST_NODE_TYPES.MemberExpression && memberName(n) === SESSION_ID_PROPERTY) ||
+            (n.type === AST_NODE_TYPES.MemberExpression && getPropertyName(n) === SESSION_ID_PROPERTY) ||
             (n.type === AST_NODE_TYPES.Identifier && n.name === SESSION_ID_PROPERTY && isValueReference(n))
           ) {
             found = n;
@@ -95,12 +87,12 @@ export default createRule<[], MessageId>({
       const seen = new Set<TSESTree.Node>();
       const visit = (root: TSESTree.Node, depth: number): boolean =>
         walk(root, sourceCode.visitorKeys, (n) => {
-          if (isFunction(n)) return false;
+          if (isFunctionNode(n)) return false;
           if (n.type === AST_NODE_TYPES.CallExpression) {
-            const name = calleeName(n);
+            const name = getCalleeName(n);
             if ((name !== undefined && ANSWER_READERS.has(name)) || isLegacyCall(n)) return 'stop';
           }
-          if (n.type === AST_NODE_TYPES.MemberExpression && memberName(n) === TARGET.inputResponsesField) return 'stop';
+          if (n.type === AST_NODE_TYPES.MemberExpression && getPropertyName(n) === TARGET.inputResponsesField) return 'stop';
           if (n.type === AST_NODE_TYPES.Identifier && depth < 3 && isValueReference(n)) {
             const resolved = resolveValue(n, sourceCode, 1);
             if (resolved !== n && !seen.has(resolved)) {
@@ -137,7 +129,7 @@ export default createRule<[], MessageId>({
 
     return {
       CallExpression(call) {
-        const name = calleeName(call);
+        const name = getCalleeName(call);
         if (name === GET_CLIENT_CAPABILITIES && hasCapabilities) {
           const callee = unwrap(call.callee);
           if (callee.type !== AST_NODE_TYPES.MemberExpression) return;

@@ -5,19 +5,10 @@ import {
   REQUEST_STATE_CODEC_OPTIONS,
   TARGET,
 } from '@mcp-mrtr/surface';
+import { findProperty, getCalleeName, isValueReference, literalString, mcpLocalNamesOf, resolveValue, unwrap, walk } from '../utils/ast.js';
+import { typeServices } from '../utils/types.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
-import {
-  calleeName,
-  findProperty,
-  isValueReference,
-  mcpLocalNamesOf,
-  resolveValue,
-  staticString,
-  typeServices,
-  unwrap,
-  walk,
-} from '../utils/static-shapes.js';
 
 type MessageId = 'missingBind' | 'literalKey' | 'literalFallbackKey' | 'randomKey' | 'addBind';
 
@@ -60,7 +51,7 @@ export default createRule<[], MessageId>({
     function isHardCoded(node: TSESTree.Node, depth = 0): boolean {
       if (depth > 4) return false;
       const n = resolveValue(node, sourceCode);
-      if (staticString(n) !== undefined) return true;
+      if (literalString(n) !== undefined) return true;
       switch (n.type) {
         case AST_NODE_TYPES.Literal:
           return typeof n.value === 'number';
@@ -81,7 +72,7 @@ export default createRule<[], MessageId>({
           ) {
             return true;
           }
-          const name = calleeName(n);
+          const name = getCalleeName(n);
           return (
             name !== undefined &&
             KEY_BYTE_BUILDERS.has(name) &&
@@ -107,7 +98,7 @@ export default createRule<[], MessageId>({
         walk(root, sourceCode.visitorKeys, (n) => {
           if (found) return 'stop';
           if (n.type === AST_NODE_TYPES.CallExpression || n.type === AST_NODE_TYPES.NewExpression) {
-            const name = calleeName(n);
+            const name = getCalleeName(n);
             if (name && PER_PROCESS_RANDOM_FUNCTIONS.includes(name)) {
               found = name;
               return 'stop';
@@ -148,7 +139,7 @@ export default createRule<[], MessageId>({
         const callee = unwrap(call.callee);
         const isCodecCall =
           (callee.type === AST_NODE_TYPES.Identifier && codecNames.has(callee.name)) ||
-          (callee.type === AST_NODE_TYPES.MemberExpression && calleeName(call) === TARGET.createRequestStateCodec);
+          (callee.type === AST_NODE_TYPES.MemberExpression && getCalleeName(call) === TARGET.createRequestStateCodec);
         if (!isCodecCall || call.arguments.length === 0) return;
         const options = resolveValue(call.arguments[0]!, sourceCode);
         if (options.type !== AST_NODE_TYPES.ObjectExpression) return;

@@ -1,4 +1,9 @@
-/** Small static AST helpers shared by the rules (no MCP knowledge here). */
+/**
+ * The rules' one vocabulary of static AST helpers (no MCP knowledge here): names of properties and
+ * callees, string literals, TS-wrapper unwrapping, constant bindings, the walk. Where typescript-eslint's
+ * `ASTUtils` already does the job (property names, variable look-up, node-type predicates) these
+ * helpers are thin wrappers over it.
+ */
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
@@ -7,13 +12,14 @@ export type FunctionNode =
   | TSESTree.FunctionExpression
   | TSESTree.ArrowFunctionExpression;
 
+const isFunctionType = ASTUtils.isNodeOfTypes([
+  AST_NODE_TYPES.FunctionDeclaration,
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+] as const);
+
 export function isFunctionNode(node: TSESTree.Node | null | undefined): node is FunctionNode {
-  return (
-    !!node &&
-    (node.type === AST_NODE_TYPES.FunctionDeclaration ||
-      node.type === AST_NODE_TYPES.FunctionExpression ||
-      node.type === AST_NODE_TYPES.ArrowFunctionExpression)
-  );
+  return !!node && isFunctionType(node);
 }
 
 /** Strips TS-only wrappers and optional chains: `(x as T)!` → `x`. */
@@ -35,6 +41,13 @@ export function unwrap(node: TSESTree.Node): TSESTree.Node {
         return current;
     }
   }
+}
+
+/** Like `unwrap`, and also looks through `await`. */
+export function unwrapAwait(node: TSESTree.Node): TSESTree.Node {
+  let n = unwrap(node);
+  while (n.type === AST_NODE_TYPES.AwaitExpression) n = unwrap(n.argument);
+  return n;
 }
 
 /** The parent, skipping TS wrappers and chain expressions (the inverse of `unwrap`). */
@@ -70,27 +83,18 @@ export function getStaticString(node: TSESTree.Node | null | undefined): string 
   return node ? literalString(unwrap(node)) : undefined;
 }
 
-/** Static name of a member access (`a.b`, `a['b']`) or an object/class key (`{ b: 1 }`, `{ 'b': 1 }`). */
-export function getPropertyName(
-  node:
-    | TSESTree.MemberExpression
-    | TSESTree.Property
-    | TSESTree.MethodDefinition
-    | TSESTree.PropertyDefinition
-    | TSESTree.Node,
-): string | undefined {
+/**
+ * Static name of a member access (`a.b`, `a['b']`) or an object/class key (`{ b: 1 }`, `{ 'b': 1 }`,
+ * `{ [1]: x }` → `'1'`): `ASTUtils.getPropertyName` without a scope (a computed key is read only
+ * when it is a constant expression, through TS wrappers), undefined for private names.
+ */
+export function getPropertyName(node: TSESTree.Node): string | undefined {
   switch (node.type) {
     case AST_NODE_TYPES.MemberExpression:
-      if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
-      if (node.property.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
-      return node.computed ? getStaticString(node.property) : undefined;
     case AST_NODE_TYPES.Property:
     case AST_NODE_TYPES.MethodDefinition:
     case AST_NODE_TYPES.PropertyDefinition:
-      if (!node.computed && node.key.type === AST_NODE_TYPES.Identifier) return node.key.name;
-      if (node.key.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
-      if (node.key.type === AST_NODE_TYPES.Literal) return String(node.key.value);
-      return node.computed ? getStaticString(node.key) : undefined;
+      return ASTUtils.getPropertyName(node) ?? undefined;
     default:
       return undefined;
   }
@@ -116,10 +120,10 @@ export function getCalleeName(node: TSESTree.CallExpression | TSESTree.NewExpres
   return undefined;
 }
 
-/** `a.b.foo(...)` → `a.b` (undefined for a bare call). */
+/** Receiver of a member call, unwrapped: `a.b.foo(...)` → the `a.b` node (undefined for a bare call). */
 export function getCalleeObject(node: TSESTree.CallExpression | TSESTree.NewExpression): TSESTree.Node | undefined {
   const callee = unwrap(node.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
+  return callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
 }
 
 /** `JSON.stringify` for `JSON.stringify(x)`, `Buffer.from` for `Buffer.from(x)`, `btoa` for `btoa(x)`. */
@@ -127,6 +131,7 @@ export function getQualifiedCalleeName(node: TSESTree.CallExpression | TSESTree.
   return qualifiedName(unwrap(node.callee));
 }
 
+/** Dotted text of a member chain made of identifiers (`ctx.mcpReq.envelope`), `this` as `this`. */
 export function qualifiedName(node: TSESTree.Node): string | undefined {
   const n = unwrap(node);
   if (n.type === AST_NODE_TYPES.Identifier) return n.name;
@@ -155,8 +160,26 @@ export function findVariable(
 }
 
 /**
- * The initializer of a `const` (or never-reassigned `let`) binding, following `const a = b` chains.
- * Returns undefined for parameters, imports and reassigned variables.
+ * One hop: the initializer of the `const` (or never reassigned `let`) an identifier names, with a
+ * single definition and a plain identifier binding. Undefined for parameters, imports, destructured
+ * and reassigned variables.
+ */
+function constInitOf(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): TSESTree.Node | undefined {
+  const variable = findVariable(sourceCode, id);
+  const def = variable?.defs[0];
+  if (!variable || !def || variable.defs.length !== 1) return undefined;
+  const declarator = def.node;
+  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (!declarator.init) return undefined;
+  const writes = variable.references.filter((r) => r.isWrite() && r.identifier !== declarator.id);
+  if (writes.length > 0) return undefined;
+  return declarator.init;
+}
+
+/**
+ * The initializer of a `const` (or never-reassigned `let`) binding, following `const a = b` chains
+ * (up to 5 hops). Returns undefined for parameters, imports and reassigned variables; a node that
+ * is not an identifier comes back unwrapped.
  */
 export function resolveConstInit(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -166,23 +189,41 @@ export function resolveConstInit(
   const n = unwrap(node);
   if (n.type !== AST_NODE_TYPES.Identifier) return n;
   if (depth > 5) return undefined;
-  const variable = findVariable(sourceCode, n);
-  const def = variable?.defs[0];
-  if (!variable || !def || variable.defs.length !== 1) return undefined;
-  const declarator = def.node;
-  if (declarator.type !== AST_NODE_TYPES.VariableDeclarator || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
-  if (!declarator.init) return undefined;
-  const writes = variable.references.filter((r) => r.isWrite() && r.identifier !== declarator.id);
-  if (writes.length > 0) return undefined;
-  return resolveConstInit(sourceCode, declarator.init, depth + 1);
+  const init = constInitOf(sourceCode, n);
+  return init ? resolveConstInit(sourceCode, init, depth + 1) : undefined;
 }
 
-/** The definition node behind an identifier (declarator, parameter, import specifier …). */
-export function getDefinition(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  identifier: TSESTree.Identifier,
-): TSESLint.Scope.Definition | undefined {
-  return findVariable(sourceCode, identifier)?.defs[0];
+/**
+ * Like `resolveConstInit`, up to `depth` hops, but never loses the node: where the chain stops (a
+ * parameter, an import, a reassigned variable) the identifier reached comes back.
+ */
+export function resolveValue(node: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>, depth = 3): TSESTree.Node {
+  let n = unwrap(node);
+  for (let i = 0; i < depth && n.type === AST_NODE_TYPES.Identifier; i++) {
+    const init = constInitOf(sourceCode, n);
+    if (!init) return n;
+    n = unwrap(init);
+  }
+  return n;
+}
+
+/** A function passed by value: inline, through a const, or a `function name() {}` declaration. */
+export function resolveFunction(node: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): FunctionNode | undefined {
+  const value = resolveValue(node, sourceCode);
+  if (isFunctionNode(value)) return value;
+  if (value.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(sourceCode, value)?.defs[0]?.node;
+  return def?.type === AST_NODE_TYPES.FunctionDeclaration ? def : undefined;
+}
+
+/** An identifier that reads a variable (not `a.name` / `{ name: … }` / a declaration id). */
+export function isValueReference(id: TSESTree.Identifier): boolean {
+  const parent = id.parent;
+  if (!parent) return true;
+  if (parent.type === AST_NODE_TYPES.MemberExpression) return parent.object === id || parent.computed;
+  if (parent.type === AST_NODE_TYPES.Property) return parent.value === id || parent.computed;
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator) return parent.init === id;
+  return true;
 }
 
 /**
@@ -232,11 +273,6 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
   return undefined;
 }
 
-/** True when `inner` lies inside `outer` (or is it). */
-export function isInside(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
-  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
-}
-
 const importNameCache = new WeakMap<TSESTree.Program, Map<string, Set<string>>>();
 
 /**
@@ -265,4 +301,9 @@ export function importedLocalNames(sourceCode: Readonly<TSESLint.SourceCode>, ex
   }
   perFile.set(key, names);
   return names;
+}
+
+/** Local names under which an export of an MCP package is imported (always includes the name itself). */
+export function mcpLocalNamesOf(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): ReadonlySet<string> {
+  return importedLocalNames(sourceCode, exported, { mcpOnly: true });
 }

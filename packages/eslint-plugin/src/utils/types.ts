@@ -39,3 +39,13 @@ export function getTypeNames(sourceCode: Readonly<TSESLint.SourceCode>, node: TS
   }
   return names.length > 0 ? names : undefined;
 }
+
+/** The type checker and the ESTree → TypeScript node map, or undefined without type information. */
+export function typeServices(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) {
+  const services = getProgramServices(context.sourceCode);
+  if (!services) return undefined;
+  return {
+    checker: services.program.getTypeChecker(),
+    tsNode: (node: TSESTree.Node) => services.esTreeNodeToTSNodeMap.get(node),
+  };
+}
