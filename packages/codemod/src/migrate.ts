@@ -33,7 +33,7 @@ import type { FileResult, MigrateOptions, MigrationResult } from './types.js';
 import { scriptKindOf } from './engine/script-kind.js';
 import { ProjectFiles } from './engine/project-files.js';
 import { addTestMockSites } from './engine/test-mocks/index.js';
-import { resolveOwnPackage, serverPackageAvailable } from './engine/own-packages.js';
+import { resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from './engine/own-packages.js';
 import { scopeName } from './engine/scope-name.js';
 import { findSuppressionComments, suppressionOf, type SuppressionComment } from './engine/suppressions.js';
 import type { LoadedFile, SiteInfo } from './run/state.js';
@@ -370,8 +370,12 @@ function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost,
           const options = getOptions();
           const full = fullResolution.has(standardPath(containingFile));
           return moduleNames.map((name) => {
-            // the project's own packages first; the v2 packages it has not installed yet from the codemod's
-            const resolved = ts.resolveModuleName(name, containingFile, options, host).resolvedModule ?? resolveOwnPackage(name, options, host);
+            // the project's own packages first; the v2 packages it has not installed yet from the
+            // codemod's, and their dependencies as the project's install will resolve them
+            const resolved =
+              resolveLentDependency(name, containingFile, options, host, path.dirname(tsconfig)) ??
+              ts.resolveModuleName(name, containingFile, options, host).resolvedModule ??
+              resolveOwnPackage(name, options, host);
             if (!resolved) return undefined;
             const file = resolved.resolvedFileName;
             if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
 import { V2_PACKAGES } from '@mcp-mrtr/surface';
 import pkg from '../../package.json' with { type: 'json' };
+import { satisfiesRange } from './version-range.js';
 
 /** The v2 packages among the codemod's own dependencies (the ones it can lend a project). */
 export const OWN_V2_PACKAGES: readonly string[] = V2_PACKAGES.filter((name) => name in pkg.dependencies);
@@ -43,6 +44,69 @@ export function resolveOwnPackage(specifier: string, options: ts.CompilerOptions
   return ts.resolveModuleName(specifier, OWN_CONTAINING_FILE, options, host).resolvedModule;
 }
 
+/**
+ * A dependency of a lent package (zod, imported by `@modelcontextprotocol/server`'s declarations),
+ * resolved as the project's `npm install` of that package will resolve it: to the project's own
+ * copy when its version satisfies the range the lent package declares (npm dedupes onto it), else
+ * to the codemod's (npm would nest a copy). Without this, the lent server's zod is the codemod's
+ * while the project's schemas are built with the project's zod: two distinct zod types, so every
+ * raw shape passed to `registerTool`/`registerPrompt` misses the overloads, errors the installed
+ * project never has. Undefined when `containingFile` is not inside a lent package, or when the
+ * codemod's own copy is the one npm would use.
+ */
+export function resolveLentDependency(
+  specifier: string,
+  containingFile: string,
+  options: ts.CompilerOptions,
+  host: ts.ModuleResolutionHost,
+  projectDirectory: string,
+): ts.ResolvedModuleFull | undefined {
+  const name = packageNameOf(specifier);
+  if (!name || isOwnPackageSpecifier(specifier)) return undefined;
+  const lender = lentPackageContaining(containingFile);
+  const range = lender?.ranges[name];
+  if (range === undefined) return undefined;
+  const projects = ts.resolveModuleName(specifier, path.join(projectDirectory, '__mcp_mrtr_project__.ts'), options, host).resolvedModule;
+  const version = projects?.packageId?.version;
+  return projects && version !== undefined && satisfiesRange(version, range) ? projects : undefined;
+}
+
+interface LentPackage {
+  /** The package directory as found and as its real path, each with a trailing separator. */
+  roots: string[];
+  /** Declared dependency and peer-dependency ranges, by package name. */
+  ranges: Record<string, string>;
+}
+
+let lentPackages: LentPackage[] | undefined;
+
+/** The lent package holding `file` (TypeScript names resolved files by their real paths). */
+function lentPackageContaining(file: string): LentPackage | undefined {
+  lentPackages ??= OWN_V2_PACKAGES.flatMap((name) => {
+    const dir = packageDirectory(name, OWN_DIRECTORY);
+    if (!dir) return [];
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+      return [{ roots: [...new Set([dir, fs.realpathSync(dir)].map((d) => `${standard(d)}/`))], ranges: { ...manifest.peerDependencies, ...manifest.dependencies } }];
+    } catch {
+      return [];
+    }
+  });
+  const spelled = standard(file);
+  return lentPackages.find((p) => p.roots.some((root) => spelled.startsWith(root)));
+}
+
+/** `zod` of `zod/v4`, `@scope/pkg` of `@scope/pkg/sub`; undefined for relative and absolute specifiers. */
+function packageNameOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || /^[A-Za-z]:/.test(specifier) || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? (parts.length >= 2 ? `${parts[0]}/${parts[1]}` : undefined) : parts[0];
+}
+
+function standard(file: string): string {
+  return path.resolve(file).replace(/\\/g, '/');
+}
+
 /** Whether the v2 server package resolves for a project at `projectDirectory`: its own, else the codemod's. */
 export function serverPackageAvailable(serverPackage: string, projectDirectory: string): boolean {
   return packageResolvable(serverPackage, projectDirectory) || (OWN_V2_PACKAGES.includes(serverPackage) && packageResolvable(serverPackage, OWN_DIRECTORY));
@@ -50,11 +114,17 @@ export function serverPackageAvailable(serverPackage: string, projectDirectory: 
 
 /** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */
 function packageResolvable(name: string, start: string): boolean {
+  return packageDirectory(name, start) !== undefined;
+}
+
+/** The directory of `node_modules/<name>` found from `start` up (Node's lookup). */
+function packageDirectory(name: string, start: string): string | undefined {
   let dir = path.resolve(start);
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'))) return true;
+    const candidate = path.join(dir, 'node_modules', name);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return candidate;
     const parent = path.dirname(dir);
-    if (parent === dir) return false;
+    if (parent === dir) return undefined;
     dir = parent;
   }
 }
