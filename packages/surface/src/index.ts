@@ -92,8 +92,62 @@ export const CTX_MCPREQ_METHOD_TO_LEGACY: Readonly<Record<string, LegacyMethod>>
   requestSampling: 'sampling/createMessage',
 };
 
-/** Generic senders that take `{ method, params }`: `extra.sendRequest`, `server.request`, `ctx.mcpReq.send`. */
-export const GENERIC_REQUEST_SENDERS = ['sendRequest', 'request', 'send'] as const;
+/**
+ * How a legacy request is spelled in code: the site shapes the codemod's find stage
+ * (`engine/find/sites.ts`, on ts-morph) and the plugin's `utils/legacy-sites.ts` (on ESTree) both
+ * recognise, each with its own logic over these tables.
+ */
+export type LegacySiteShape =
+  /** `server.elicitInput(params)`, `mcp.server.createMessage(params)`, `this.server.listRoots()`, `.call` / `.apply` of one */
+  | 'server-method'
+  /** v2 `ctx.mcpReq.elicitInput(params)` / `ctx.mcpReq.requestSampling(params)` */
+  | 'ctx-method'
+  /**
+   * A legacy method taken as a value and not called on the spot: `.bind(...)`, destructuring,
+   * passing it on. Only the lint rule reports the reference itself; the codemod reports the calls
+   * made through it (`alias-call`).
+   */
+  | 'method-reference'
+  /** a call through an alias: `const ask = server.elicitInput.bind(server); ask(params)`, a destructured method */
+  | 'alias-call'
+  /** `extra.sendRequest({ method, params }, Schema)` or destructured `sendRequest(...)` */
+  | 'send-request'
+  /** `server.request({ method, params }, Schema)` */
+  | 'server-request'
+  /** v2 `ctx.mcpReq.send({ method, params })` */
+  | 'ctx-send'
+  /** a hand-built JSON-RPC request object `{ jsonrpc: '2.0', id, method: 'elicitation/create', params }` sent by server code */
+  | 'raw-jsonrpc'
+  /** `throw new UrlElicitationRequiredError([...])` */
+  | 'url-elicitation-error'
+  /** `server.createElicitationCompletionNotifier(id)` */
+  | 'completion-notifier';
+
+/**
+ * Generic senders that take a `{ method, params }` request, and the site shape each makes:
+ * `extra.sendRequest` (a handler's context; destructured too), `server.request`, `ctx.mcpReq.send`.
+ */
+export const GENERIC_SENDER_SHAPES = {
+  sendRequest: 'send-request',
+  request: 'server-request',
+  send: 'ctx-send',
+} as const satisfies Readonly<Record<string, LegacySiteShape>>;
+export type GenericSender = keyof typeof GENERIC_SENDER_SHAPES;
+export const GENERIC_REQUEST_SENDERS = Object.keys(GENERIC_SENDER_SHAPES) as GenericSender[];
+
+/** Field names of the `{ method, params }` request a generic sender takes. */
+export const REQUEST_FIELDS = { method: 'method', params: 'params' } as const;
+/** A hand-built JSON-RPC request: `{ jsonrpc: '2.0', id, method, params }`. */
+export const JSONRPC_REQUEST_FIELDS = { version: 'jsonrpc', id: 'id', ...REQUEST_FIELDS } as const;
+export const JSONRPC_VERSION = '2.0';
+
+/**
+ * `Function.prototype` methods applied to a legacy method taken as a value: `.call` / `.apply` send
+ * the request on the spot (the params are the second argument, or the first element of the array
+ * `.apply` takes), `.bind` makes an alias whose calls are the sites.
+ */
+export const METHOD_INVOKERS = ['call', 'apply'] as const;
+export const METHOD_BINDER = 'bind';
 
 /** Result schema name → legacy method, for `sendRequest(req, ElicitResultSchema)`. */
 export const RESULT_SCHEMA_TO_LEGACY: Readonly<Record<string, LegacyMethod>> = {

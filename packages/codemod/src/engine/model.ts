@@ -6,30 +6,15 @@
  *   rewrite/  handler (and helper) transformation into MRTR form, codec module, verify wiring
  *   migrate.ts orchestration: discovery, pre-filter, project, v1->v2, verify, restore, report
  */
-import type { LegacyMethod, MrtrMethod, NonHandlerContext, RequestKind } from '@mcp-mrtr/surface';
+import type { LegacyMethod, LegacySiteShape, MrtrMethod, NonHandlerContext, RequestKind } from '@mcp-mrtr/surface';
 import type { CallExpression, Node, NewExpression, SourceFile, ThrowStatement } from 'ts-morph';
 import type { OriginalLineOf } from './report-lines.js';
 
-/** How the legacy request was spelled. */
-export type SiteShape =
-  /** `server.elicitInput(params)`, `mcp.server.createMessage(params)`, `this.server.listRoots()` */
-  | 'server-method'
-  /** `extra.sendRequest({ method, params }, Schema)` or destructured `sendRequest(...)` */
-  | 'send-request'
-  /** `server.request({ method, params }, Schema)` */
-  | 'server-request'
-  /** v2 `ctx.mcpReq.elicitInput(params)` / `ctx.mcpReq.requestSampling(params)` */
-  | 'ctx-method'
-  /** v2 `ctx.mcpReq.send({ method, params })` */
-  | 'ctx-send'
-  /** an alias: `const ask = server.elicitInput.bind(server); ask(params)`, destructured method */
-  | 'alias-call'
-  /** `throw new UrlElicitationRequiredError([...])` */
-  | 'url-elicitation-error'
-  /** `server.createElicitationCompletionNotifier(id)` */
-  | 'completion-notifier'
-  /** a hand-built JSON-RPC request object with a legacy method sent by server code */
-  | 'raw-jsonrpc';
+/**
+ * How the legacy request was spelled (the shapes and their examples are `@mcp-mrtr/surface`'s
+ * `LegacySiteShape`). A bare method reference is not a site here: the calls made through it are.
+ */
+export type SiteShape = Exclude<LegacySiteShape, 'method-reference'>;
 
 export interface Site {
   /** Stable id within a run: `<path>:<line>:<column>`. */

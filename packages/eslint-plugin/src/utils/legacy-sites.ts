@@ -13,8 +13,13 @@ import {
   CTX_MCPREQ_PROPERTY,
   ELICITATION_COMPLETION_NOTIFIER,
   GENERIC_REQUEST_SENDERS,
+  GENERIC_SENDER_SHAPES,
+  JSONRPC_REQUEST_FIELDS,
   MCP_PACKAGE_PREFIX,
   MCP_SERVER_INNER_PROPERTY,
+  METHOD_BINDER,
+  METHOD_INVOKERS,
+  REQUEST_FIELDS,
   RESULT_SCHEMA_TO_LEGACY,
   SERVER_CLASSES,
   SERVER_LIKE_NAME_PATTERN,
@@ -22,7 +27,9 @@ import {
   URL_ELICITATION_ERROR,
   isLegacyMethod,
   mayContainLegacySite,
+  type GenericSender,
   type LegacyMethod,
+  type LegacySiteShape,
 } from '@mcp-mrtr/surface';
 import {
   findProperty,
@@ -39,27 +46,8 @@ import {
 import { getTypeNames } from './types.js';
 import { callsOfFedParameter } from './fed-parameters.js';
 
-export type LegacyShape =
-  /** `mcp.server.elicitInput(…)`, `server.createMessage(…)`, `this.server.listRoots(…)`, `.call/.apply`. */
-  | 'server-method'
-  /** `ctx.mcpReq.elicitInput(…)`, `ctx.mcpReq.requestSampling(…)`. */
-  | 'ctx-method'
-  /** A reference to a legacy method that is not called on the spot: `.bind(…)`, destructuring, passing it on. */
-  | 'method-reference'
-  /** A call through an alias made by `.bind`, destructuring or assignment. */
-  | 'alias-call'
-  /** `extra.sendRequest({ method }, Schema)`, destructured `sendRequest(…)`. */
-  | 'send-request'
-  /** `server.request({ method }, Schema)`. */
-  | 'server-request'
-  /** `ctx.mcpReq.send({ method })`. */
-  | 'ctx-send'
-  /** A hand-built JSON-RPC request object `{ jsonrpc: '2.0', method: 'elicitation/create', … }`. */
-  | 'raw-jsonrpc'
-  /** `new UrlElicitationRequiredError(…)` (usually thrown). */
-  | 'url-elicitation-error'
-  /** `server.createElicitationCompletionNotifier(id)`. */
-  | 'completion-notifier';
+/** How the request is spelled: the site shapes the codemod's find stage recognises too. */
+export type LegacyShape = LegacySiteShape;
 
 export interface LegacySite {
   readonly node: TSESTree.Node;
@@ -69,7 +57,10 @@ export interface LegacySite {
 
 const SERVER_CLASS_NAMES = new Set<string>(SERVER_CLASSES);
 const SENDERS = new Set<string>(GENERIC_REQUEST_SENDERS);
-const REFERENCE_METHODS = new Set(['bind', 'call', 'apply']);
+const REFERENCE_METHODS = new Set<string>([METHOD_BINDER, ...METHOD_INVOKERS]);
+const SEND_REQUEST: GenericSender = 'sendRequest';
+const SERVER_REQUEST: GenericSender = 'request';
+const CTX_SEND: GenericSender = 'send';
 const CLIENT_NAME = /client/i;
 
 type Source = Readonly<TSESLint.SourceCode>;
@@ -189,7 +180,7 @@ export function requestObjectMethod(sourceCode: Source, arg: TSESTree.Node | und
   if (!arg) return undefined;
   const obj = resolveConstInit(sourceCode, arg);
   if (obj?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const prop = findProperty(obj, 'method');
+  const prop = findProperty(obj, REQUEST_FIELDS.method);
   return prop ? getStaticString(prop.value) : undefined;
 }
 
@@ -286,7 +277,7 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
             const ref = target.type === AST_NODE_TYPES.MemberExpression ? legacyMember(sourceCode, target) : undefined;
             if (ref) {
               claimed.add(target);
-              if (name === 'bind') {
+              if (name === METHOD_BINDER) {
                 add(node, ref.method, 'method-reference');
                 for (const call of callsOfFedParameter(sourceCode, node)) add(call, ref.method, 'alias-call');
                 const parent = node.parent;
@@ -309,28 +300,28 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
             if (!method) return;
             // `request` is the SDK's own generic sender (`this.request(…)` inside Server): only a
             // server receiver makes it a user's legacy request
-            if (name === 'request' && !isServerLike(sourceCode, receiver)) return;
-            if (name === 'send') {
+            if (name === SERVER_REQUEST && !isServerLike(sourceCode, receiver)) return;
+            if (name === CTX_SEND) {
               const isCtx = isMcpReqLike(sourceCode, receiver);
               const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
-              const isRaw = obj?.type === AST_NODE_TYPES.ObjectExpression && !!findProperty(obj, 'jsonrpc');
+              const isRaw = obj?.type === AST_NODE_TYPES.ObjectExpression && !!findProperty(obj, JSONRPC_REQUEST_FIELDS.version);
               if (!isCtx && !isRaw) return;
               if (obj) claimed.add(obj);
-              add(node, method, isCtx ? 'ctx-send' : 'raw-jsonrpc');
+              add(node, method, isCtx ? GENERIC_SENDER_SHAPES[CTX_SEND] : 'raw-jsonrpc');
               return;
             }
             const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
             if (obj) claimed.add(obj);
-            add(node, method, name === 'sendRequest' ? 'send-request' : 'server-request');
+            add(node, method, GENERIC_SENDER_SHAPES[name as GenericSender]);
           }
           return;
         }
-        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'sendRequest') {
+        if (callee.type === AST_NODE_TYPES.Identifier && callee.name === SEND_REQUEST) {
           const method = senderMethod(sourceCode, node);
           if (method) {
             const obj = resolveConstInit(sourceCode, node.arguments[0] ?? node);
             if (obj) claimed.add(obj);
-            add(node, method, 'send-request');
+            add(node, method, GENERIC_SENDER_SHAPES[SEND_REQUEST]);
           }
         }
         return;
@@ -373,11 +364,11 @@ function collect(sourceCode: Source, sites: LegacySite[]): void {
       }
       case AST_NODE_TYPES.ObjectExpression: {
         // { jsonrpc: '2.0', id, method: 'elicitation/create', params } built by hand
-        if (claimed.has(node) || !findProperty(node, 'jsonrpc')) return;
-        const methodProp = findProperty(node, 'method');
+        if (claimed.has(node) || !findProperty(node, JSONRPC_REQUEST_FIELDS.version)) return;
+        const methodProp = findProperty(node, JSONRPC_REQUEST_FIELDS.method);
         const method = methodProp ? getStaticString(methodProp.value) : undefined;
         if (!isLegacyMethod(method)) return;
-        if (!findProperty(node, 'id') && !findProperty(node, 'params')) return;
+        if (!findProperty(node, JSONRPC_REQUEST_FIELDS.id) && !findProperty(node, JSONRPC_REQUEST_FIELDS.params)) return;
         add(node, method, 'raw-jsonrpc');
         return;
       }

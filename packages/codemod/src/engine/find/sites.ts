@@ -9,12 +9,19 @@ import { Node, SyntaxKind, type CallExpression, type NewExpression, type SourceF
 import {
   CTX_MCPREQ_METHOD_TO_LEGACY,
   ELICITATION_COMPLETION_NOTIFIER,
+  GENERIC_SENDER_SHAPES,
+  JSONRPC_REQUEST_FIELDS,
+  JSONRPC_VERSION,
   LEGACY_REQUESTS,
   MCP_PACKAGE_PREFIX,
+  METHOD_BINDER,
+  METHOD_INVOKERS,
+  REQUEST_FIELDS,
   RESULT_SCHEMA_TO_LEGACY,
   SERVER_METHOD_TO_LEGACY,
   URL_ELICITATION_ERROR,
   isLegacyMethod,
+  type GenericSender,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
 import type { Site, SiteShape } from '../model.js';
@@ -23,9 +30,11 @@ import { declarationOf, isFunctionNode, nameText, unwrapExpression, valueParent 
 import { declaresSdkRequestMethod } from './sdk-shaped.js';
 import { agentObstacle, agentReceiverOf } from './agents.js';
 
-const SEND_REQUEST = 'sendRequest';
-const SERVER_REQUEST = 'request';
-const CTX_SEND = 'send';
+// the generic senders of the surface table, each recognised on its own receiver below
+const SEND_REQUEST: GenericSender = 'sendRequest';
+const SERVER_REQUEST: GenericSender = 'request';
+const CTX_SEND: GenericSender = 'send';
+const INVOKERS: readonly string[] = METHOD_INVOKERS;
 
 interface Match {
   node: CallExpression | NewExpression | ThrowStatement;
@@ -82,10 +91,10 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
     const receiver = callee.getExpression();
 
     // server.elicitInput.call(server, params) / .apply(server, [params])
-    if ((name === 'call' || name === 'apply') && Node.isPropertyAccessExpression(unwrapExpression(receiver))) {
+    if (INVOKERS.includes(name) && Node.isPropertyAccessExpression(unwrapExpression(receiver))) {
       const ref = legacyReference(receiver, ctx);
       if (ref) {
-        const params = name === 'call' ? args[1] : firstArrayElement(args[1]);
+        const params = name === 'apply' ? firstArrayElement(args[1]) : args[1];
         return finishReference(call, ref, params ? [params, ...args.slice(2)] : [], ctx);
       }
     }
@@ -95,7 +104,7 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
     }
     if (name === CTX_SEND && isMcpReqReceiver(receiver, ctx)) {
       const request = requestOf(args[0], args[1]);
-      if (request) return { node: call, method: request.method, shape: 'ctx-send', params: request.params };
+      if (request) return { node: call, method: request.method, shape: GENERIC_SENDER_SHAPES[CTX_SEND], params: request.params };
     }
     if (name in SERVER_METHOD_TO_LEGACY && (isServerReceiver(receiver, ctx) || declaresSdkRequestMethod(receiver, name))) {
       return { node: call, method: SERVER_METHOD_TO_LEGACY[name]!, shape: 'server-method', params: args[0] };
@@ -106,11 +115,11 @@ function matchCall(call: CallExpression, ctx: FindContext): Match | undefined {
     }
     if (name === SEND_REQUEST && isRequestContextReceiver(receiver, ctx)) {
       const request = requestOf(args[0], args[1]);
-      if (request) return { node: call, method: request.method, shape: 'send-request', params: request.params };
+      if (request) return { node: call, method: request.method, shape: GENERIC_SENDER_SHAPES[SEND_REQUEST], params: request.params };
     }
     if (name === SERVER_REQUEST && isServerReceiver(receiver, ctx)) {
       const request = requestOf(args[0], args[1]);
-      if (request) return { node: call, method: request.method, shape: 'server-request', params: request.params };
+      if (request) return { node: call, method: request.method, shape: GENERIC_SENDER_SHAPES[SERVER_REQUEST], params: request.params };
     }
     if (name === ELICITATION_COMPLETION_NOTIFIER && isServerReceiver(receiver, ctx)) {
       return { node: call, method: 'elicitation/create', shape: 'completion-notifier', params: args[0] };
@@ -171,7 +180,7 @@ function finishReference(call: CallExpression, ref: Reference, args: Node[], _ct
   if (ref.kind === 'method') return { node: call, method: ref.method, shape: 'alias-call', params: args[0] };
   const request = requestOf(args[0], args[1]);
   if (!request) return undefined;
-  return { node: call, method: request.method, shape: 'send-request', params: request.params };
+  return { node: call, method: request.method, shape: GENERIC_SENDER_SHAPES[SEND_REQUEST], params: request.params };
 }
 
 /** `server.elicitInput`, `server.elicitInput.bind(server)`, `extra.sendRequest`, `ctx.mcpReq.elicitInput`. */
@@ -180,7 +189,7 @@ function legacyReference(expr: Node | undefined, ctx: FindContext, depth = 0): R
   if (!node || depth > 4) return undefined;
   if (Node.isCallExpression(node)) {
     const callee = unwrapExpression(node.getExpression());
-    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') {
+    if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === METHOD_BINDER) {
       return legacyReference(callee.getExpression(), ctx, depth + 1);
     }
     return undefined;
@@ -286,11 +295,11 @@ function requestOf(first: Node | undefined, schema: Node | undefined): { method:
   let method: LegacyMethod | undefined;
   let params: Node | undefined;
   if (object) {
-    const methodValue = propertyInitializer(object, 'method');
+    const methodValue = propertyInitializer(object, REQUEST_FIELDS.method);
     const literal = methodValue ? nameText(unwrapExpression(methodValue)) : undefined;
     if (literal !== undefined && !isLegacyMethod(literal)) return undefined;
     method = literal as LegacyMethod | undefined;
-    params = propertyInitializer(object, 'params');
+    params = propertyInitializer(object, REQUEST_FIELDS.params);
   }
   if (!method && schema) {
     const schemaName = unwrapExpression(schema)?.getText().split('.').pop();
@@ -362,14 +371,14 @@ function isThrownVariable(parent: Node, created: NewExpression): boolean {
 
 /** `{ jsonrpc: '2.0', id, method: 'elicitation/create', params }` handed to a call (`transport.send(...)`). */
 function matchRawJsonRpc(object: import('ts-morph').ObjectLiteralExpression): Match | undefined {
-  const jsonrpc = propertyInitializer(object, 'jsonrpc');
-  const methodNode = propertyInitializer(object, 'method');
-  if (!jsonrpc || !methodNode || !object.getProperty('id')) return undefined;
+  const jsonrpc = propertyInitializer(object, JSONRPC_REQUEST_FIELDS.version);
+  const methodNode = propertyInitializer(object, JSONRPC_REQUEST_FIELDS.method);
+  if (!jsonrpc || !methodNode || !object.getProperty(JSONRPC_REQUEST_FIELDS.id)) return undefined;
   const method = nameText(unwrapExpression(methodNode));
-  if (!isLegacyMethod(method) || nameText(unwrapExpression(jsonrpc)) !== '2.0') return undefined;
+  if (!isLegacyMethod(method) || nameText(unwrapExpression(jsonrpc)) !== JSONRPC_VERSION) return undefined;
   const call = callSending(object);
   if (!call) return undefined;
-  return { node: call, method, shape: 'raw-jsonrpc', params: propertyInitializer(object, 'params') };
+  return { node: call, method, shape: 'raw-jsonrpc', params: propertyInitializer(object, JSONRPC_REQUEST_FIELDS.params) };
 }
 
 function callSending(object: Node): CallExpression | undefined {
