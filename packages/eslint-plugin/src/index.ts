@@ -23,7 +23,7 @@ const plugin: McpMrtrPlugin = {
 
 // typescript-eslint's rule modules and ESLint's own Rule.RuleModule type differ only in detail
 const asEslintPlugin = plugin as unknown as ESLint.Plugin;
-const ruleNames = Object.keys(rules);
+const ruleNames = Object.keys(rules) as (keyof typeof rules)[];
 plugin.configs.recommended = preset('recommended', asEslintPlugin, recommendedRules(ruleNames));
 plugin.configs.strict = preset('strict', asEslintPlugin, strictRules(ruleNames));
 

@@ -101,7 +101,7 @@ describe('configs', () => {
       if (severity === 'off') expect(recommended[id]).toBeUndefined();
       else expect(recommended[id]).toBe(severity);
     }
-    // the core rules of this issue are all recommended
+    // the core rules (requests, MRTR result shape, state verification) are all recommended
     for (const name of ['no-server-initiated-requests', 'require-request-state-verification', 'input-required-allowed-methods', 'no-empty-input-required', 'consistent-input-keys', 'no-unvalidated-input-responses']) {
       expect(recommended[`@mcp-mrtr/${name}`], name).toBeDefined();
     }

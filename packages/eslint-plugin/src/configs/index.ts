@@ -10,15 +10,11 @@ export const NAMESPACE = '@mcp-mrtr';
  */
 export const SOURCE_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts', '**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'];
 
-function isRuleName(name: string): name is RuleName {
-  return Object.prototype.hasOwnProperty.call(RULE_SEVERITY, name);
-}
-
 /** Every rule whose severity in `recommended` is not `off`, at that severity. */
-export function recommendedRules(ruleNames: readonly string[]): Linter.RulesRecord {
+export function recommendedRules(ruleNames: readonly RuleName[]): Linter.RulesRecord {
   const out: Linter.RulesRecord = {};
   for (const name of ruleNames) {
-    const severity = isRuleName(name) ? RULE_SEVERITY[name] : 'error';
+    const severity = RULE_SEVERITY[name];
     if (severity !== 'off') out[`${NAMESPACE}/${name}`] = severity;
   }
   return out;

@@ -11,7 +11,9 @@ import noSessionScopedClientState from './no-session-scoped-client-state.js';
 import noUnvalidatedInputResponses from './no-unvalidated-input-responses.js';
 import requireRequestStateBinding from './require-request-state-binding.js';
 import requireRequestStateVerification from './require-request-state-verification.js';
+import type { RuleName } from '../configs/severity.js';
 
+/** Every rule by name: exactly the names `configs/severity.ts` declares a severity for (checked by the compiler). */
 export const rules = {
   'no-server-initiated-requests': noServerInitiatedRequests,
   'require-request-state-verification': requireRequestStateVerification,
@@ -26,4 +28,4 @@ export const rules = {
   'no-session-scoped-client-state': noSessionScopedClientState,
   'require-request-state-binding': requireRequestStateBinding,
   'no-legacy-only-hosting': noLegacyOnlyHosting,
-};
+} satisfies Record<RuleName, unknown>;
