@@ -146,9 +146,8 @@ export function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]>
 }
 
 function typeErrors(sf: SourceFile): TypeError[] {
-  const program = sf.getProject().getProgram().compilerObject;
   const text = sf.getFullText();
-  return [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)]
+  return fileDiagnostics(sf)
     .filter((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined)
     .map((d) => {
       const { line, column } = sf.getLineAndColumnAtPos(d.start!);
@@ -164,16 +163,43 @@ function typeErrors(sf: SourceFile): TypeError[] {
 function errorKeys(sf: SourceFile): string[] {
   // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when
   // the tsconfig asks for declarations, an emit-sized cost for nothing the rewrite can break
-  const program = sf.getProject().getProgram().compilerObject;
-  const diagnostics = [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)];
   return (
-    diagnostics
+    fileDiagnostics(sf)
       .filter((d) => d.category === ts.DiagnosticCategory.Error)
       .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ').split('\n')[0]}`)
       // a v2 package the codemod does not carry (engine/own-packages.ts) and the project has not
       // installed yet does not resolve before `npm install`, which says nothing about the rewrite
       .filter((key) => !(MISSING_MODULE_CODES.some((code) => key.startsWith(`TS${code}:`)) && key.includes(MCP_PACKAGE_PREFIX)))
   );
+}
+
+/** The program with TypeScript's bind-and-check pass, which it exposes without declaring it. */
+type CheckingProgram = ts.Program & { getBindAndCheckDiagnostics?(sourceFile: ts.SourceFile): readonly ts.Diagnostic[] };
+
+/** Program diagnostics about how a file came into the program, when the bind-and-check pass is not exposed. */
+const FILE_INCLUSION_CODES = new Set([6059, 6307, 6504, 1149, 1261]);
+
+/**
+ * The diagnostics of a file's own text: syntax, binding and checking. Not the program's diagnostics
+ * about how files came into it (TS6307 "not listed within the file list of project", TS6059 "not
+ * under rootDir"): they describe the project configuration the run loaded (a monorepo root
+ * tsconfig over packages with their own), never a change of the text, and which importing file
+ * carries them depends on the order the program was built in, so the same text can show them in
+ * one program and not in the next.
+ */
+export function fileDiagnostics(sf: SourceFile): ts.Diagnostic[] {
+  const program = sf.getProject().getProgram().compilerObject as CheckingProgram;
+  const syntactic = program.getSyntacticDiagnostics(sf.compilerNode);
+  if (typeof program.getBindAndCheckDiagnostics !== 'function') {
+    return [...syntactic, ...program.getSemanticDiagnostics(sf.compilerNode).filter((d) => !FILE_INCLUSION_CODES.has(d.code))];
+  }
+  // as getSemanticDiagnostics filters them: a diagnostic skipped under an option the program has (noEmit)
+  const options = program.getCompilerOptions() as Record<string, unknown>;
+  const checked = program.getBindAndCheckDiagnostics(sf.compilerNode).filter((d) => {
+    const skippedOn = (d as { skippedOn?: string }).skippedOn;
+    return !skippedOn || !options[skippedOn];
+  });
+  return [...syntactic, ...checked];
 }
 
 function newErrors(before: string[], after: string[]): string[] {
