@@ -5,6 +5,7 @@ import {
   findProperty,
   getPropertyName,
   getStaticString,
+  importedLocalName,
   outerParent,
   resolveConstInit,
   textHasAny,
@@ -13,7 +14,7 @@ import {
 } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { getMcpContextResolver } from '../utils/mcp-context.js';
-import { answerReaderOf, builderNameOf, importedLocalName, isInputResponseEntry, isInputResponsesMember } from '../utils/mrtr-results.js';
+import { answerReaderOf, builderNameOf, isInputResponseEntry, isInputResponsesMember } from '../utils/mrtr-results.js';
 
 type MessageId = 'rawCast' | 'rawRead' | 'missingSchema' | 'passSchema';
 

@@ -273,6 +273,33 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
   return undefined;
 }
 
+interface ImportBinding {
+  readonly local: string;
+  readonly fromMcp: boolean;
+}
+
+const importIndexes = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly ImportBinding[]>>();
+
+/** Named imports of the file by exported name, in source order (built once per file). */
+function importIndex(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlyMap<string, readonly ImportBinding[]> {
+  const cached = importIndexes.get(sourceCode.ast);
+  if (cached) return cached;
+  const index = new Map<string, ImportBinding[]>();
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    const fromMcp = statement.source.value.startsWith(MCP_PACKAGE_PREFIX);
+    for (const spec of statement.specifiers) {
+      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
+      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
+      const list = index.get(imported) ?? [];
+      list.push({ local: spec.local.name, fromMcp });
+      index.set(imported, list);
+    }
+  }
+  importIndexes.set(sourceCode.ast, index);
+  return index;
+}
+
 const importNameCache = new WeakMap<TSESTree.Program, Map<string, Set<string>>>();
 
 /**
@@ -290,17 +317,16 @@ export function importedLocalNames(sourceCode: Readonly<TSESLint.SourceCode>, ex
   const hit = perFile.get(key);
   if (hit) return hit;
   const names = new Set([exported]);
-  for (const statement of sourceCode.ast.body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
-    if (options.mcpOnly && !statement.source.value.startsWith(MCP_PACKAGE_PREFIX)) continue;
-    for (const spec of statement.specifiers) {
-      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
-      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
-      if (imported === exported) names.add(spec.local.name);
-    }
+  for (const binding of importIndex(sourceCode).get(exported) ?? []) {
+    if (!options.mcpOnly || binding.fromMcp) names.add(binding.local);
   }
   perFile.set(key, names);
   return names;
+}
+
+/** The local name of an export only when the file really imports it (`fromJsonSchema as fjs` → `fjs`), from any module. */
+export function importedLocalName(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): string | undefined {
+  return importIndex(sourceCode).get(exported)?.[0]?.local;
 }
 
 /** Local names under which an export of an MCP package is imported (always includes the name itself). */

@@ -336,10 +336,3 @@ export function getMcpContextResolver(sourceCode: Readonly<TSESLint.SourceCode>)
   resolvers.set(sourceCode.ast, resolver);
   return resolver;
 }
-
-/** True when `ctx` is a place that can never return input_required. */
-export function isDefinitelyOutsideHandler(ctx: McpContext): ctx is Extract<McpContext, { kind: 'non-handler' }> {
-  return ctx.kind === 'non-handler';
-}
-
-export { isFunctionNode };

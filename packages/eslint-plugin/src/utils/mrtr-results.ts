@@ -79,16 +79,3 @@ export function isInputResponseEntry(node: TSESTree.Node): node is TSESTree.Memb
   const n = unwrap(node);
   return n.type === AST_NODE_TYPES.MemberExpression && isInputResponsesMember(n.object);
 }
-
-/** The local name of an export only when the file really imports it (`fromJsonSchema as fjs` → `fjs`). */
-export function importedLocalName(sourceCode: Source, exported: string): string | undefined {
-  for (const statement of sourceCode.ast.body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
-    for (const spec of statement.specifiers) {
-      if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
-      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
-      if (imported === exported) return spec.local.name;
-    }
-  }
-  return undefined;
-}
