@@ -12,6 +12,7 @@ import { Node, type NewExpression, type Project, type SourceFile } from 'ts-morp
 import { DEFAULT_STATE_TTL_SECONDS, MIN_STATE_KEY_BYTES, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
+import { looksLikeTestFile } from '../test-mocks/find.js';
 
 export const STATE_MODULE_BASENAME = 'mcp-request-state';
 export const CODEC_EXPORT = 'requestStateCodec';
@@ -237,13 +238,24 @@ export function serverConstructionsFor(handler: Handler, project: Project): NewE
   const found = receiver ? resolveConstruction(receiver, 0) : undefined;
   if (found) return [found];
   // Unresolved (server passed in as a parameter): the constructions in the handler's file, else in
-  // the project files that import it (`registerTools(server)` called where the server is built).
-  const inFile = constructionsIn(handler.sourceFile);
-  if (inFile.length > 0) return inFile;
-  const importers = handler.sourceFile.getReferencingSourceFiles().filter((f) => !f.isInNodeModules() && !f.isDeclarationFile());
+  // the project files that import it (`registerTools(server)` called where the server is built),
+  // the nearest importers first: a tool module imported by a tools index that a server factory
+  // (`createServer()` returning `{ server, cleanup }`) imports in turn. Tests building their own
+  // server are not where the served one is built.
   void project;
-  return importers.flatMap(constructionsIn);
+  let level = [handler.sourceFile];
+  const seen = new Set(level);
+  for (let depth = 0; depth <= MAX_IMPORTER_DEPTH && level.length > 0; depth++) {
+    const found = level.flatMap(constructionsIn);
+    if (found.length > 0) return found;
+    level = level.flatMap((file) => file.getReferencingSourceFiles()).filter((f) => !seen.has(f) && !f.isInNodeModules() && !f.isDeclarationFile() && !looksLikeTestFile(f.getFilePath(), f.getFullText()));
+    for (const f of level) seen.add(f);
+  }
+  return [];
 }
+
+/** How many import levels above the handler's file a server construction is looked for. */
+const MAX_IMPORTER_DEPTH = 3;
 
 function constructionsIn(file: SourceFile): NewExpression[] {
   const found: NewExpression[] = [];

@@ -21,6 +21,7 @@ import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 import { rewriteHttpHosting, transportClassOf } from './http.js';
 import { connectCalls, rewriteStdioConnect } from './stdio.js';
 import { hostingKeptReason, type SessionCapabilityRead } from './capability-guards.js';
+import { swallowedKeptReason, swallowedRequests } from './swallowed-requests.js';
 
 export { SERVING_ADVICE, type ServingFinding } from './findings.js';
 export { guardFinding, sessionCapabilityReads, type SessionCapabilityRead } from './capability-guards.js';
@@ -30,14 +31,16 @@ const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPO
 /**
  * `sessionReads`: the project's capability checks that read the session (capability-guards.ts);
  * while there are any, switching the hosting would turn their features off for 2026-07-28 clients,
- * so every hosting is flagged with that reason instead.
+ * so every hosting is flagged with that reason instead. So it is while a request the run left in
+ * place has its failure swallowed (swallowed-requests.ts): the fallback would silently replace it.
  */
 export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, sessionReads: SessionCapabilityRead[] = []): ServingFinding[] {
   const text = sourceFile.getFullText();
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
-  if (mentionsTransport && sessionReads.length > 0) {
-    const kept = hostingKeptReason(sessionReads);
+  const swallowed = mentionsTransport && sessionReads.length === 0 ? swallowedRequests(sourceFile, ctx) : [];
+  if (mentionsTransport && (sessionReads.length > 0 || swallowed.length > 0)) {
+    const kept = sessionReads.length > 0 ? hostingKeptReason(sessionReads) : swallowedKeptReason(swallowed);
     for (const connect of connectCalls(sourceFile)) findings.push(flag(connect, `server.connect(new StdioServerTransport()) serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.stdio));
     const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {

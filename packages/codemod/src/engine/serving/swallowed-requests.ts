@@ -1,0 +1,136 @@
+/**
+ * Legacy requests the run left in place whose failure the code swallows: the request (or a call of
+ * the function that makes it, a few callers up) sits in a `try` whose `catch` does not rethrow, or
+ * in a promise with a `.catch(...)` handler. Served by `serveStdio` / `createMcpHandler`, a
+ * 2026-07-28 request has no session to send such a request on: it fails, the catch takes the
+ * fallback, and the feature silently turns off for clients that support it. While any exists,
+ * the hosting is flagged instead of switched.
+ */
+import path from 'node:path';
+import { Node, type SourceFile } from 'ts-morph';
+import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
+import { findSites, type FindContext } from '../find/index.js';
+import { looksLikeTestFile } from '../test-mocks/find.js';
+
+/**
+ * Named by functions and files, not lines: the texts here are the upgraded ones, whose lines may
+ * differ from the files the user ran on.
+ */
+export interface SwallowedRequest {
+  /** `summarize in sampling.ts`: the function making the request, the file relative to the hosting file. */
+  where: string;
+  /** `a catch clause in createServer (server.ts)`. */
+  caughtAt: string;
+}
+
+/** How many callers up a catch is looked for (request → helper → handler code). */
+const MAX_CALLER_DEPTH = 3;
+
+/** Text that every legacy request site contains: a server method name or a wire method. */
+const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
+
+export function swallowedRequests(hostingFile: SourceFile, ctx: FindContext): SwallowedRequest[] {
+  const found: SwallowedRequest[] = [];
+  const from = path.dirname(hostingFile.getFilePath());
+  const fileOf = (node: Node) => path.relative(from, node.getSourceFile().getFilePath()) || path.basename(node.getSourceFile().getFilePath());
+  for (const file of servedFiles(hostingFile)) {
+    const text = file.getFullText();
+    if (!REQUEST_TOKENS.some((t) => text.includes(t)) || looksLikeTestFile(file.getFilePath(), text)) continue;
+    for (const site of findSites(file, ctx)) {
+      if (site.shape === 'completion-notifier' || site.shape === 'url-elicitation-error') continue;
+      const caught = catchOf(site.node, 0, new Set());
+      if (!caught) continue;
+      const kind = Node.isCatchClause(caught) ? 'a catch clause' : 'a .catch() handler';
+      found.push({ where: `${functionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${functionName(caught)} (${fileOf(caught)})` });
+    }
+  }
+  return found;
+}
+
+/**
+ * The hosting file and the project files it imports, transitively: the server it hosts. Requests
+ * elsewhere in the run (another server of a monorepo) are not served by this hosting.
+ */
+function servedFiles(hostingFile: SourceFile): SourceFile[] {
+  const files = new Set<SourceFile>([hostingFile]);
+  for (const file of files) {
+    const targets = [
+      ...file.getImportDeclarations().map((d) => d.getModuleSpecifierSourceFile()),
+      ...file.getExportDeclarations().map((d) => d.getModuleSpecifierSourceFile()),
+    ];
+    for (const target of targets) if (target && !target.isInNodeModules() && !target.isDeclarationFile()) files.add(target);
+  }
+  return [...files];
+}
+
+/** The catch that swallows a failure of `node`: in its function, or around a call of that function. */
+function catchOf(node: Node, depth: number, seen: Set<Node>): Node | undefined {
+  for (const ancestor of node.getAncestors()) {
+    if (Node.isFunctionLikeDeclaration(ancestor)) break;
+    if (Node.isTryStatement(ancestor) && ancestor.getTryBlock().containsRange(node.getPos(), node.getEnd())) {
+      const clause = ancestor.getCatchClause();
+      if (clause && !rethrows(clause.getBlock())) return clause;
+      if (clause) return undefined; // rethrown: the failure reaches the handler, which reports it
+    }
+    if (Node.isCallExpression(ancestor)) {
+      const callee = ancestor.getExpression();
+      if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'catch' && callee.getExpression().containsRange(node.getPos(), node.getEnd())) return ancestor;
+    }
+  }
+  if (depth >= MAX_CALLER_DEPTH) return undefined;
+  const fn = node.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
+  const name = fn && nameNode(fn);
+  if (!fn || !name || !Node.isReferenceFindable(name) || seen.has(fn)) return undefined;
+  seen.add(fn);
+  let references: Node[];
+  try {
+    references = name.findReferencesAsNodes();
+  } catch {
+    return undefined;
+  }
+  for (const ref of references) {
+    const call = callOf(ref);
+    if (!call || call.getSourceFile().isInNodeModules() || looksLikeTestFile(call.getSourceFile().getFilePath(), call.getSourceFile().getFullText())) continue;
+    const caught = catchOf(call, depth + 1, seen);
+    if (caught) return caught;
+  }
+  return undefined;
+}
+
+/** The catch block ends by throwing (the failure goes on). */
+function rethrows(block: Node): boolean {
+  if (!Node.isBlock(block)) return false;
+  const last = block.getStatements().at(-1);
+  return last !== undefined && Node.isThrowStatement(last);
+}
+
+/** `f(...)`, `obj.f(...)`, `this.f(...)` where `ref` names the callee. */
+function callOf(ref: Node): Node | undefined {
+  let callee: Node = ref;
+  const parent = ref.getParent();
+  if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
+  const call = callee.getParent();
+  return call && Node.isCallExpression(call) && call.getExpression() === callee ? call : undefined;
+}
+
+function nameNode(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
+  const holder = fn.getParent();
+  if ((Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) return holder.getNameNode();
+  return undefined;
+}
+
+/** The innermost named function around `node` (`createServer` for the arrow it registers). */
+function functionName(node: Node): string {
+  for (const fn of node.getAncestors()) {
+    if (!Node.isFunctionLikeDeclaration(fn)) continue;
+    const name = nameNode(fn);
+    if (name) return name.getText();
+  }
+  return 'module-level code';
+}
+
+export function swallowedKeptReason(requests: SwallowedRequest[]): string {
+  const shown = requests.slice(0, 3).map((r) => `${r.where}, caught by ${r.caughtAt}`).join('; ') + (requests.length > 3 ? '; ...' : '');
+  return `${requests.length === 1 ? 'a request that stays flagged has its' : `${requests.length} requests that stay flagged have their`} failure swallowed (${shown}): served by ${TARGET.serveStdio} / ${TARGET.createMcpHandler}, a 2026-07-28 request has no session to send it on, so the catch would take its fallback and the feature would silently turn off for clients that support it`;
+}

@@ -1,0 +1,103 @@
+/**
+ * requestState verification is wired into the server that serves a phase-form handler. The tool
+ * module gets the server as a parameter; the construction sits two imports up, in a factory that
+ * returns it with other members (`{ server, startedAt }`); a unit test that builds its own server
+ * from the tool module is not the served one and is left alone.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateProject } from '../src/index.js';
+import type { FileResult, MigrationResult } from '../src/types.js';
+import { TEST_DIR } from './find-helpers.js';
+
+vi.setConfig({ testTimeout: 900_000 });
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
+
+// An effect before the request: the phase form, which needs the server's requestState verify hook.
+const TOOL = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+export const audit: string[] = [];
+
+export function registerDeleteTool(server: McpServer): void {
+  server.registerTool('delete', { description: 'Deletes a record', inputSchema: { id: z.string() } }, async ({ id }) => {
+    audit.push(\`delete requested: \${id}\`);
+    const answer = await server.server.elicitInput({
+      message: \`Delete \${id}?\`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+    });
+    if (answer.action !== 'accept' || answer.content?.confirm !== true) return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: \`deleted \${id}\` }] };
+  });
+}
+`;
+
+const TOOLS_INDEX = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerDeleteTool } from './delete.js';
+
+export function registerTools(server: McpServer): void {
+  registerDeleteTool(server);
+}
+`;
+
+const TOOL_TEST = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerDeleteTool } from './delete.js';
+
+export function testServer(): McpServer {
+  const server = new McpServer({ name: 'test', version: '0.0.0' });
+  registerDeleteTool(server);
+  return server;
+}
+`;
+
+const FACTORY = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerTools } from './tools/index.js';
+
+export function createAppServer(): { server: McpServer; startedAt: number } {
+  const server = new McpServer({ name: 'records', version: '1.0.0' });
+  registerTools(server);
+  return { server, startedAt: Date.now() };
+}
+`;
+
+let dir: string;
+let result: MigrationResult;
+const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-wiring-'));
+  fs.mkdirSync(path.join(dir, 'src', 'tools'), { recursive: true });
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'wiring', type: 'module' }));
+  fs.writeFileSync(path.join(dir, 'src', 'tools', 'delete.ts'), TOOL);
+  fs.writeFileSync(path.join(dir, 'src', 'tools', 'index.ts'), TOOLS_INDEX);
+  fs.writeFileSync(path.join(dir, 'src', 'tools', 'delete.test.ts'), TOOL_TEST);
+  fs.writeFileSync(path.join(dir, 'src', 'index.ts'), FACTORY);
+  result = await migrateProject(['src'], { cwd: dir });
+}, 900_000);
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('requestState verification wired into a server built two imports up, in a factory returning an object', () => {
+  it('migrates the tool in the phase form', () => {
+    const tool = file('tools/delete.ts');
+    expect(tool.sites.map((s) => [s.line, s.method, s.status])).toEqual([[9, 'elicitation/create', 'migrated']]);
+    expect(tool.sites[0]!.reason).toMatch(/^phase 1 of 1 /);
+  });
+
+  it('adds the verify hook to the factory\'s construction', () => {
+    expect(file('index.ts').output).toContain("new McpServer({ name: 'records', version: '1.0.0' }, { requestState: { verify: requestStateCodec.verify } })");
+  });
+
+  it('leaves the unit test\'s own server without it', () => {
+    const test = file('tools/delete.test.ts');
+    expect(test.output ?? TOOL_TEST).not.toContain('requestState');
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Hosting and requests that fail open: a request the run leaves flagged, whose failure the code
+ * swallows (a helper awaited in `try { ... } catch {}` by the handler), would fail for every
+ * 2026-07-28 client once the hosting is `serveStdio` (no session to send it on), and the catch
+ * would silently take its fallback. Such hosting is flagged with that reason, not switched; a
+ * server elsewhere in the run that does not import those requests is still switched.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateProject } from '../src/index.js';
+import type { FileResult, MigrationResult } from '../src/types.js';
+import { TEST_DIR } from './find-helpers.js';
+
+vi.setConfig({ testTimeout: 900_000 });
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
+
+// A helper that throws on an empty answer, awaited by the handler inside a catch that keeps going.
+const SAMPLING = `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+export async function summarize(server: Server, text: string): Promise<string> {
+  const r = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: \`Summarize: \${text}\` } }], maxTokens: 100 });
+  if (r.content.type !== 'text' || !r.content.text) throw new Error('empty summary');
+  return r.content.text;
+}
+
+export async function tag(server: Server, text: string): Promise<string[]> {
+  const r = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: \`Tags: \${text}\` } }], maxTokens: 30 });
+  return r.content.type === 'text' ? r.content.text.split(',').map((t) => t.trim()) : [];
+}
+`;
+
+// Two helper requests in sequence on the 'save' path, each nested in the switch: flagged.
+const SERVER = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { summarize, tag } from './sampling.js';
+
+export function createServer(): Server {
+  const server = new Server({ name: 'notes', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as { text: string; autoSummary?: boolean; autoTag?: boolean };
+    switch (request.params.name) {
+      case 'save': {
+        let summary: string | undefined;
+        let tags: string[] = [];
+        if (args.autoSummary) {
+          try {
+            summary = await summarize(server, args.text);
+          } catch {
+            // sampling unavailable: save without a summary
+          }
+        }
+        if (args.autoTag) {
+          try {
+            tags = await tag(server, args.text);
+          } catch {
+            // sampling unavailable: save without tags
+          }
+        }
+        return { content: [{ type: 'text', text: \`saved \${summary ?? '-'} [\${tags.join('|')}]\` }] };
+      }
+      default:
+        throw new Error(\`unknown tool \${request.params.name}\`);
+    }
+  });
+  return server;
+}
+
+await createServer().connect(new StdioServerTransport());
+`;
+
+// Another server of the same run, with no request of its own: its hosting is switched.
+const OTHER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'clock', version: '1.0.0' });
+  server.registerTool('now', { description: 'The time' }, async () => ({ content: [{ type: 'text', text: new Date().toISOString() }] }));
+  return server;
+}
+
+await createServer().connect(new StdioServerTransport());
+`;
+
+let dir: string;
+let result: MigrationResult;
+const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-swallowed-'));
+  fs.mkdirSync(path.join(dir, 'src', 'notes'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'src', 'clock'), { recursive: true });
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'swallowed', type: 'module' }));
+  fs.writeFileSync(path.join(dir, 'src', 'notes', 'sampling.ts'), SAMPLING);
+  fs.writeFileSync(path.join(dir, 'src', 'notes', 'server.ts'), SERVER);
+  fs.writeFileSync(path.join(dir, 'src', 'clock', 'server.ts'), OTHER);
+  result = await migrateProject(['src'], { cwd: dir });
+}, 900_000);
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('flagged requests whose failure is swallowed keep the hosting as it is', () => {
+  it('the requests stay flagged', () => {
+    const sampling = file('notes/sampling.ts');
+    expect(sampling.sites.map((s) => [s.line, s.method, s.status])).toEqual([
+      [4, 'sampling/createMessage', 'flagged'],
+      [10, 'sampling/createMessage', 'flagged'],
+    ]);
+  });
+
+  it('does not switch their server to serveStdio, and names each request and the catch that swallows it', () => {
+    const server = file('notes/server.ts');
+    expect(server.output ?? SERVER).toContain('await createServer().connect(new StdioServerTransport());');
+    expect(server.output).not.toMatch(/^\s*(await )?serveStdio\(/m);
+    const hosting = server.sites.find((s) => s.method === 'serving')!;
+    expect(hosting.status).toBe('flagged');
+    expect(hosting.line).toBe(37);
+    expect(hosting.reason).toContain(
+      'not rewritten: 2 requests that stay flagged have their failure swallowed (summarize in sampling.ts, caught by a catch clause in createServer (server.ts); tag in sampling.ts, caught by a catch clause in createServer (server.ts))',
+    );
+    expect(hosting.reason).toMatch(/a 2026-07-28 request has no session to send it on, so the catch would take its fallback and the feature would silently turn off for clients that support it$/);
+  });
+
+  it('still switches a server of the same run that does not import those requests', () => {
+    const clock = file('clock/server.ts');
+    const hosting = clock.sites.find((s) => s.method === 'serving')!;
+    expect(hosting.status).toBe('migrated');
+    expect(clock.output).toContain('serveStdio(createServer);');
+  });
+});
