@@ -334,7 +334,7 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !env.manifests });
-  const upgradeErrors = typeChecked ? upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed)) : new Map<string, TypeError[]>();
+  const upgradeErrors = typeChecked ? upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(env.tsconfig, new ProjectFiles().host, selection.mcp)) : new Map<string, TypeError[]>();
 
   timings.mark('verify');
   // 10. markers

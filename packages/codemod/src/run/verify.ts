@@ -6,6 +6,7 @@
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 import { ts, type Project, type SourceFile } from 'ts-morph';
 import type { Reach } from '../engine/model.js';
+import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 
@@ -102,9 +103,13 @@ export function typeErrorReason(e: TypeError): string {
 
 /**
  * Type errors of each upgraded file that its original (v1) text did not have. Only files with
- * errors after are checked on their original text (one more program), as verify does.
+ * errors after are checked on their original text (one more program), as verify does. When the
+ * texts cannot be swapped in the run's project (ts-morph can fail to re-resolve imports after a
+ * swap: "node was removed or forgotten"), the originals are checked in a project of their own
+ * (`originalProject`, the run's tsconfig and resolution): the comparison, and with it the markers
+ * and the failed count, must not be lost while the upgrade still writes those errors.
  */
-export function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]> {
+export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project): Map<string, TypeError[]> {
   const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
   const candidates = files.filter((f) => after.get(f.path)!.length > 0);
   const out = new Map<string, TypeError[]>();
@@ -115,18 +120,22 @@ export function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]>
     for (const f of candidates) f.sourceFile.replaceWithText(f.sliced?.body ?? f.source.body);
     before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
   } catch (error) {
-    // ts-morph can fail to re-resolve imports after the texts were swapped ("node was removed or
-    // forgotten"); the comparison is lost then, not the run: each file says so, with its count
-    for (const f of candidates) {
-      f.sourceFile.replaceWithText(current.get(f.path)!);
-      f.notes.push(
-        `${after.get(f.path)!.length} compiler error(s) after the v1-to-v2 upgrade could not be compared with the original's (${(error as Error).message.split('\n')[0]}): run tsc --noEmit and check them`,
-      );
+    for (const f of candidates) if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
+    try {
+      if (!originalProject) throw error;
+      before = originalErrorKeys(candidates, originalProject());
+    } catch (second) {
+      // the comparison is lost then, not the run: each file says so, with its count
+      for (const f of candidates) {
+        f.notes.push(
+          `${after.get(f.path)!.length} compiler error(s) after the v1-to-v2 upgrade could not be compared with the original's (${(second as Error).message.split('\n')[0]}): run tsc --noEmit and check them`,
+        );
+      }
+      return out;
     }
-    return out;
   }
   for (const f of candidates) {
-    f.sourceFile.replaceWithText(current.get(f.path)!);
+    if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
     const errors = after.get(f.path)!;
     const added = new Set(newErrors(before.get(f.path)!, errors.map((e) => e.key)));
     // the first occurrences of a key the original also had are the original's
@@ -143,6 +152,12 @@ export function upgradeTypeErrors(files: LoadedFile[]): Map<string, TypeError[]>
     if (fresh.length > 0) out.set(f.path, fresh);
   }
   return out;
+}
+
+/** Errors of each file's original text, in a project of their own (other files as on disk). */
+function originalErrorKeys(files: LoadedFile[], project: Project): Map<string, string[]> {
+  const originals = files.map((f) => project.createSourceFile(f.path, f.sliced?.body ?? f.source.body, { overwrite: true, scriptKind: scriptKindOf(f.path) }));
+  return new Map(files.map((f, i) => [f.path, errorKeys(originals[i]!)]));
 }
 
 function typeErrors(sf: SourceFile): TypeError[] {
