@@ -1,6 +1,6 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { HOSTING_ADVICE, HTTP_TRANSPORTS, MCP_PACKAGE_PREFIX, SERVER_CONNECT_METHOD, SSE_TRANSPORTS, STDIO_TRANSPORT, TARGET } from '@mcp-mrtr/surface';
-import { getPropertyName, unwrap } from '../utils/ast.js';
+import { getPropertyName, importedNameOf, unwrap } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 
@@ -19,8 +19,7 @@ function transportImports(program: TSESTree.Program): Map<string, Kind> {
     if (statement.type === AST_NODE_TYPES.ImportDeclaration && fromMcp(statement.source.value) && statement.importKind !== 'type') {
       for (const spec of statement.specifiers) {
         if (spec.type !== AST_NODE_TYPES.ImportSpecifier || spec.importKind === 'type') continue;
-        const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
-        const kind = KIND_OF.get(imported);
+        const kind = KIND_OF.get(importedNameOf(spec));
         if (kind) names.set(spec.local.name, kind);
       }
     } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {

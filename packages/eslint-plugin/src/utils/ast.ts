@@ -273,6 +273,11 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
   return undefined;
 }
 
+/** The exported name an import specifier names: `x` in `import { x as y }`, also `import { 'x' as y }`. */
+export function importedNameOf(spec: TSESTree.ImportSpecifier): string {
+  return spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
+}
+
 interface ImportBinding {
   readonly local: string;
   readonly fromMcp: boolean;
@@ -290,7 +295,7 @@ function importIndex(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlyMap<str
     const fromMcp = statement.source.value.startsWith(MCP_PACKAGE_PREFIX);
     for (const spec of statement.specifiers) {
       if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
-      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : spec.imported.value;
+      const imported = importedNameOf(spec);
       const list = index.get(imported) ?? [];
       list.push({ local: spec.local.name, fromMcp });
       index.set(imported, list);

@@ -37,6 +37,7 @@ import {
   getPropertyName,
   getSimpleName,
   getStaticString,
+  importedNameOf,
   outerParent,
   resolveConstInit,
   findVariable,
@@ -125,7 +126,7 @@ function declaredServerType(sourceCode: Source, id: TSESTree.Identifier): boolea
     const from = typeDef.parent?.type === AST_NODE_TYPES.ImportDeclaration ? String(typeDef.parent.source.value) : '';
     const spec = typeDef.node;
     const imported =
-      member ?? (spec.type === AST_NODE_TYPES.ImportSpecifier ? (spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : String(spec.imported.value)) : head.name);
+      member ?? (spec.type === AST_NODE_TYPES.ImportSpecifier ? importedNameOf(spec) : head.name);
     if (!SERVER_CLASS_NAMES.has(imported)) return undefined;
     return from.startsWith(MCP_PACKAGE_PREFIX);
   }
