@@ -15,7 +15,7 @@ import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/state-module.js';
 
 /** v1 handler-context properties and where v2's `ServerContext` has them. */
-const CONTEXT_PROPERTIES: Record<string, string> = {
+export const CONTEXT_PROPERTIES: Record<string, string> = {
   signal: 'mcpReq.signal',
   requestId: 'mcpReq.id',
   _meta: 'mcpReq._meta',

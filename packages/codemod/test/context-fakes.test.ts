@@ -1,0 +1,67 @@
+/**
+ * Which hand-built objects in a test are reshaped as v1 handler contexts (test-mocks/context-literals.ts):
+ * only literals made of v1 context keys, at a place a context is handed over, whose reads can follow.
+ */
+import { describe, expect, it } from 'vitest';
+import { reshapeContextMockText } from '../src/engine/test-mocks/context-literals.js';
+import { addTestMockSites } from '../src/engine/test-mocks/index.js';
+import type { MigrationResult } from '../src/types.js';
+
+const reshape = (text: string) => reshapeContextMockText('/p/test/a.test.ts', text, () => false);
+
+describe('v1 handler-context fakes in tests', () => {
+  it('moves each key where ServerContext has it (authInfo under http, sessionId on top)', () => {
+    const { output, notes } = reshape(`handler(args, { authInfo: auth, sessionId: 's', signal: controller.signal });\n`);
+    expect(output).toBe(`handler(args, { http: { authInfo: auth }, sessionId: 's', mcpReq: { signal: controller.signal } });\n`);
+    expect(notes).toEqual(['1: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (authInfo → http.authInfo, signal → mcpReq.signal)']);
+  });
+
+  it('renames shorthand properties and method members', () => {
+    const { output } = reshape(`run(args, { requestId, async sendRequest() { return {}; } });\n`);
+    expect(output).toBe(`run(args, { mcpReq: { id: requestId, async send() { return {}; } } });\n`);
+  });
+
+  const untouched: [string, string][] = [
+    ['a lone correlation id in a log call', `logger.info('done', { requestId });\n`],
+    ['a lone signal', `fetchAll(url, { signal });\n`],
+    ['an object with a key no context has', `handler(args, { sendRequest: send, retries: 2 });\n`],
+    ['an object already in the v2 shape', `handler(args, { mcpReq: { send }, sessionId: 's' });\n`],
+    ['a transport message info', `transport.handleMessage(message, { authInfo, requestInfo });\n`],
+    ['a comment between the properties', `handler(args, {\n  // the fake request id\n  requestId: 'r',\n  sendNotification: notify,\n});\n`],
+    ['a fake whose variable is destructured', `const extra = { _meta: {}, sendNotification: notify };\nconst { sendNotification } = extra;\nhandler(args, extra);\n`],
+    ['a fake whose variable is indexed', `const extra = { _meta: {}, sendNotification: notify };\nexpect(extra['sendNotification']).toBeDefined();\n`],
+    ['a fake whose name is declared again inside', `const extra = { _meta: {}, sendNotification: notify };\nit('x', () => { const extra = other; expect(extra.sendNotification).toBeDefined(); });\n`],
+    ['a fake returned by a method', `const fakes = { make() { return { _meta: {}, sendNotification: notify }; } };\n`],
+  ];
+  it.each(untouched)('leaves %s as it is', (_what, text) => {
+    expect(reshape(text)).toEqual({ output: text, notes: [] });
+  });
+
+  it('leaves a fake holding a mock the test-mock stage reports', () => {
+    const text = `const extra = { sendRequest: vi.fn(), _meta: {} };\nawait handler(args, extra);\n`;
+    expect(reshapeContextMockText('/p/test/a.test.ts', text, (start, end) => start <= text.indexOf('{') && end >= text.indexOf('}')).output).toBe(text);
+  });
+});
+
+describe('the test-mock stage reshapes fakes only for code the run leaves on v2', () => {
+  const TEST = `import { it } from 'vitest';\nimport { handler } from '../src/tools.js';\n\nit('runs', async () => {\n  await handler({}, { _meta: {}, requestId: 'r1' });\n});\n`;
+  const resultWith = (toolsOutput: string): MigrationResult => ({
+    summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 1, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 },
+    files: [{ path: '/p/src/tools.ts', status: 'changed', sites: [], original: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n`, output: toolsOutput }],
+  }) as unknown as MigrationResult;
+  const read = (file: string) => (file === '/p/test/tools.test.ts' ? TEST : undefined);
+
+  it('a test importing an upgraded file gets the v2 fake', () => {
+    const result = addTestMockSites(resultWith(`import { McpServer } from '@modelcontextprotocol/server';\n`), ['/p/src/tools.ts', '/p/test/tools.test.ts'], read);
+    const test = result.files.find((f) => f.path === '/p/test/tools.test.ts')!;
+    expect(test.output).toBe(TEST.replace(`{ _meta: {}, requestId: 'r1' }`, `{ mcpReq: { _meta: {}, id: 'r1' } }`));
+    expect(test.status).toBe('changed');
+    expect(result.summary.filesChanged).toBe(2);
+  });
+
+  it('a test importing a file that stays on v1 is left alone', () => {
+    const result = addTestMockSites(resultWith(`import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n// marked\n`), ['/p/src/tools.ts', '/p/test/tools.test.ts'], read);
+    expect(result.files.map((f) => f.path)).toEqual(['/p/src/tools.ts']);
+    expect(result.summary.filesChanged).toBe(1);
+  });
+});
