@@ -31,7 +31,6 @@ import {
   getPropertyName,
   getSimpleName,
   getStaticString,
-  isFunctionNode,
   outerParent,
   qualifiedName,
   unwrap,
