@@ -1,6 +1,7 @@
 /**
- * The rules' one vocabulary of static AST helpers (no MCP knowledge here): names of properties and
- * callees, string literals, TS-wrapper unwrapping, constant bindings, the walk. Where typescript-eslint's
+ * The rules' one vocabulary of static AST helpers: names of properties and callees, string literals,
+ * TS-wrapper unwrapping, constant bindings, the walk, import aliases (the only MCP knowledge here:
+ * which imports come from an MCP package). Where typescript-eslint's
  * `ASTUtils` already does the job (property names, variable look-up, node-type predicates) these
  * helpers are thin wrappers over it.
  */
