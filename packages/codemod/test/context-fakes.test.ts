@@ -16,6 +16,16 @@ describe('v1 handler-context fakes in tests', () => {
     expect(notes).toEqual(['1: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (authInfo → http.authInfo, signal → mcpReq.signal)']);
   });
 
+  it('says when a handler the run migrated would no longer call the fake send', () => {
+    const text = `handler(args, { sendRequest: send });\n`;
+    expect(reshapeContextMockText('/p/test/a.test.ts', text, () => false, false).notes).toEqual([
+      '1: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (sendRequest → mcpReq.send)',
+    ]);
+    expect(reshapeContextMockText('/p/test/a.test.ts', text, () => false, true).notes).toEqual([
+      '1: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (sendRequest → mcpReq.send); a handler this run migrated no longer calls mcpReq.send (it returns input_required): a test passing this fake to one fails until it answers the inputRequests and calls the handler again with inputResponses',
+    ]);
+  });
+
   it('renames shorthand properties and method members', () => {
     const { output } = reshape(`run(args, { requestId, async sendRequest() { return {}; } });\n`);
     expect(output).toBe(`run(args, { mcpReq: { id: requestId, async send() { return {}; } } });\n`);

@@ -25,6 +25,9 @@ const DISTINCTIVE_KEYS = new Set(['sendRequest', 'sendNotification', 'requestInf
 /** Calls whose object argument is a transport's flat message info, not a handler context. */
 const TRANSPORT_MESSAGE_METHODS = new Set(['onmessage', 'handleMessage']);
 
+const SEND_NOTE =
+  '; a handler this run migrated no longer calls mcpReq.send (it returns input_required): a test passing this fake to one fails until it answers the inputRequests and calls the handler again with inputResponses';
+
 interface Entry {
   /** v1 key */
   key: string;
@@ -41,14 +44,20 @@ interface Entry {
  * (`line: what`). `keep(start, end)` says a literal at that range stays as it is (a fake the
  * test-mock stage reports: what it fakes is no longer sent, moving it would not make it work).
  */
-export function reshapeContextMockText(file: string, text: string, keep: (start: number, end: number) => boolean): { output: string; notes: string[] } {
+export function reshapeContextMockText(
+  file: string,
+  text: string,
+  keep: (start: number, end: number) => boolean,
+  /** The run migrated requests (sent through sendRequest or otherwise): a fake's `send` may no longer be called. */
+  migratedAny = false,
+): { output: string; notes: string[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
-  const notes = reshapeContextMocks(sourceFile, keep);
+  const notes = reshapeContextMocks(sourceFile, keep, migratedAny);
   return { output: sourceFile.getFullText(), notes };
 }
 
-function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean): string[] {
+function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean): string[] {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
   for (const literal of sourceFile.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
@@ -59,7 +68,9 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
     if (!readEdits) continue;
     edits.push({ start: literal.getStart(), end: literal.getEnd(), text: nestedLiteral(literal, entries) }, ...readEdits);
     const moved = entries.filter((e) => e.group).map((e) => `${e.key} → ${e.group}.${e.name}`);
-    notes.push(`${literal.getStartLineNumber()}: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (${moved.join(', ')})`);
+    // a handler the run migrated asks through input_required and no longer calls the fake's send
+    const unsent = migratedAny && entries.some((e) => e.key === 'sendRequest') ? SEND_NOTE : '';
+    notes.push(`${literal.getStartLineNumber()}: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (${moved.join(', ')})${unsent}`);
   }
   if (notes.length === 0) return [];
   let output: string;

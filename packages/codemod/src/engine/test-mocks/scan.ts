@@ -168,7 +168,7 @@ export function addTestMockSites(
     const mocks = mockSites(file.path, original, before, migratedRequests);
     const text = mocks?.output ?? before;
     const onV2 = upgraded.has(file.path) || relativeImports(file.path, original, allPaths).some((p) => upgraded.has(p));
-    const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests)) : { output: text, notes: [] };
+    const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
     if (!mocks && fakes.notes.length === 0) return file;
     const sites = mocks?.sites ?? [];
     const migrated = sites.filter((s) => s.status === 'migrated').length;
