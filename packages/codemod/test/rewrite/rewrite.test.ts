@@ -199,6 +199,51 @@ export function createServer(): Server {
     expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 and 15; every other pair is on mutually exclusive paths\)/);
   }, 120_000);
 
+  it('says why two conditional, try-wrapped helper calls of one case are not asked in one round', async () => {
+    const { sites } = await migrate('switch-case-guarded-pairs', {
+      'tag.ts': `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function ask(server: Server, text: string): Promise<string> {
+  const reply = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+  return reply.content.type === 'text' ? reply.content.text : '';
+}
+`,
+      'server.ts': `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ask } from './tag.js';
+export function createServer(): Server {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as { text: string; summarize?: boolean; tag?: boolean };
+    let summary: string | undefined;
+    let tags: string | undefined;
+    switch (request.params.name) {
+      case 'save': {
+        if (args.summarize) {
+          try {
+            summary = await ask(server, 'summarize ' + args.text);
+          } catch {}
+        }
+        if (args.tag) {
+          try {
+            tags = await ask(server, 'tag ' + args.text);
+          } catch {}
+        }
+        break;
+      }
+    }
+    return { content: [{ type: 'text', text: JSON.stringify({ summary, tags }) }] };
+  });
+  return server;
+}
+`,
+    });
+    const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
+    expect(site!.status).toBe('flagged');
+    expect(site!.reason).toContain(
+      '2 requests in sequence; they are not asked in one round because each is in its own block (line 14 in a try statement (line 13), line 19 in a try statement (line 18)): only consecutive independent requests of one block share a round',
+    );
+  }, 120_000);
+
   it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {
     const source = `${V1}import { effect } from '../../../../fixtures/support/effects.js';
 class Ledger { entries: string[] = []; add(e: string) { this.entries.push(e); } }

@@ -187,27 +187,30 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
   }
   // Several requests stay write-once when no path reaches more than one of them (if/else, switch cases that return).
   let phaseReason = sequenceReason(points, body);
+  // the reason of a flag also says why requests in sequence were not asked in one round
+  const flagReason = phaseReason ? `${phaseReason}${sequenceObstacle(points, body)}` : undefined;
   for (const point of points) {
     if (phaseReason) break;
     const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
     if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before the request and must not repeat`;
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
+  const obstacle = flagReason ?? phaseReason;
   if (guarded && guarded.binding.kind === 'hoist') {
-    throw new Obstacle(`${phaseReason}, and the call to helper at line ${line(guarded.statement)} is evaluated only under a condition (\`${guarded.binding.guard!.operator}\`): only rewritten in the write-once form`);
+    throw new Obstacle(`${obstacle}, and the call to helper at line ${line(guarded.statement)} is evaluated only under a condition (\`${guarded.binding.guard!.operator}\`): only rewritten in the write-once form`);
   }
   for (const point of points) {
-    if (point.kind === 'url-throw') throw new Obstacle(`${phaseReason}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);
+    if (point.kind === 'url-throw') throw new Obstacle(`${obstacle}, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form`);
     if (point.statement.getParent() === body) continue;
     const label = point.kind === 'helper' ? `the helper call at line ${line(point.statement)}` : siteLabel(point.sites[0]!);
     const where = describeNesting(point.statement, body);
     // A nested request: its top-level statement re-runs on the answer round, so the code on the way to it must be free of effects.
     const anchor = anchorOf(point.statement, body);
     if (points.some((other) => other !== point && anchorOf(other.statement, body) === anchor)) {
-      throw new Obstacle(`${phaseReason}, and ${label} shares the top-level statement at line ${line(anchor)} with another request: phase form needs one request per top-level statement`);
+      throw new Obstacle(`${obstacle}, and ${label} shares the top-level statement at line ${line(anchor)} with another request: phase form needs one request per top-level statement`);
     }
     const effect = firstEffect(precedingCode(point.statement, anchor), fn);
-    if (effect) throw new Obstacle(`${phaseReason}, and \`${effect.description}\` (line ${line(effect.node)}) runs inside ${where} before ${label}: it would repeat on the answer round`);
+    if (effect) throw new Obstacle(`${obstacle}, and \`${effect.description}\` (line ${line(effect.node)}) runs inside ${where} before ${label}: it would repeat on the answer round`);
   }
   return { handler, fn, body, points, form: 'phases', phaseReason, sites };
 }
@@ -229,6 +232,40 @@ function sequenceReason(points: RequestPoint[], body: Block): string | undefined
   const shown = pairs.slice(0, 3).map(([a, b]) => `lines ${line(a.statement)} and ${line(b.statement)}`);
   const more = pairs.length > shown.length ? `; ${pairs.length - shown.length} more pairs` : '';
   return `requests in sequence on one path (${shown.join('; ')}${more}; every other pair is on mutually exclusive paths)`;
+}
+
+/** For a flag: why the first pair of requests in sequence was not asked in one round (see separateBlocks). */
+function sequenceObstacle(points: RequestPoint[], body: Block): string {
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) return separateBlocks([points[i]!, points[j]!], body);
+    }
+  }
+  return '';
+}
+
+/**
+ * Why a pair in sequence is not asked in one round when each request sits in its own block
+ * (`if (a) { try { x = await h1() } catch {} }` then the same for `h2`): only consecutive
+ * independent requests of one statement list share a round.
+ */
+function separateBlocks([a, b]: [RequestPoint, RequestPoint], body: Block): string {
+  if (a.statement.getParent() === b.statement.getParent()) return '';
+  const where = (p: RequestPoint) => {
+    const block = p.statement.getParent() === body ? undefined : innermostNesting(p.statement, body);
+    return `line ${line(p.statement)} ${block ?? 'at the top level'}`;
+  };
+  return `; they are not asked in one round because each is in its own block (${where(a)}, ${where(b)}): only consecutive independent requests of one block share a round`;
+}
+
+function innermostNesting(statement: Node, body: Node): string | undefined {
+  for (let node = statement.getParent(); node && node !== body; node = node.getParent()) {
+    if (Node.isTryStatement(node)) return `in a try statement (line ${line(node)})`;
+    if (Node.isIfStatement(node)) return `in an if statement (line ${line(node)})`;
+    if (Node.isCaseClause(node) || Node.isDefaultClause(node)) return `in a switch case (line ${line(node)})`;
+    if (Node.isIterationStatement(node)) return `in a loop (line ${line(node)})`;
+  }
+  return undefined;
 }
 
 /** The statement directly in `body` that contains `node`. */
