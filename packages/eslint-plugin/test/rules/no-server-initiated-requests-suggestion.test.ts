@@ -134,11 +134,21 @@ describe('suggestMigration: the modules the engine generates', () => {
     expect(lint(WIZARD_IN, BARE).map((m) => m.suggestions ?? [])).toEqual([[], []]);
     const whole = await migrateSource(WIZARD_IN, BARE, { cwd: path.dirname(BARE) });
     expect(whole.created.map((c) => path.basename(c.path))).toContain('mcp-request-state.ts');
+    // the suggestion is the engine's own one-file migration in that project (no tsconfig: no type
+    // information), which builds the second request where it is asked; the typed run of
+    // `mcp-mrtr migrate` (the fixture) builds it once, in a function typed by the checker
+    const oneFile = await migrateSource(WIZARD_IN, IN_PROJECT, { cwd: path.dirname(IN_PROJECT) });
+    expect(oneFile.status).toBe('changed');
+    expect(oneFile.sites.map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    const typed = fixture('v2-push-wizard.output.ts');
+    const requestBuilding = /reachRequest\b|How should we reach|properties: \{ via: |^\s*\}\)?;$/;
+    const withoutRequestBuilding = (text: string) => text.split('\n').filter((l) => !requestBuilding.test(l)).join('\n');
+    expect(withoutRequestBuilding(oneFile.output!)).toBe(withoutRequestBuilding(typed));
     const messages = lint(WIZARD_IN, IN_PROJECT);
     expect(messages).toHaveLength(2);
     for (const m of messages) {
       expect(m.suggestions).toHaveLength(1);
-      expect(applied(WIZARD_IN, m.suggestions![0]!.fix)).toBe(fixture('v2-push-wizard.output.ts'));
+      expect(applied(WIZARD_IN, m.suggestions![0]!.fix)).toBe(oneFile.output);
     }
   });
 });
