@@ -41,7 +41,7 @@ import { restoreText, runRewrite } from './run/rewrite.js';
 import { addRunMarkers } from './run/markers.js';
 import { revertUnneededUpgrades } from './run/back-to-v1.js';
 import { runResult } from './run/result.js';
-import { firstSyntaxError, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
+import { firstSyntaxError, unservedRewriteSupport, upgradeTypeErrors, verifyChanges, type TypeError } from './run/verify.js';
 
 export interface SourceInput {
   path: string;
@@ -284,6 +284,8 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
   const rewrite = env.rewrite ?? (await loadRewriteStage());
   const { decisionBySite, createdFiles: rewriteCreated } = await runRewrite({ project, loaded, fileByPath, reaches, suppressedSites, rewrite, preRewrite, options: { stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV, typeChecked, originalLine: originalLineAfter(fileByPath, preRewrite) } });
   let createdFiles = rewriteCreated;
+  // the rewrite's own changes, before the serving stage adds its
+  const postRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
 
   timings.mark('rewrite');
   // 8. serving (transport hosting → serveStdio / createMcpHandler, per-session state)
@@ -333,6 +335,13 @@ export async function migrateInputs(inputs: SourceInput[], options: MigrateOptio
     }
   }
   createdFiles = createdFiles.filter((f) => !verification.droppedCreated.has(f));
+  const orphaned = unservedRewriteSupport({ loaded, preRewrite, postRewrite, createdFiles, decisions: decisionBySite.values() });
+  for (const file of orphaned.restore) restoreText(project, file, preRewrite.get(file.path)!);
+  for (const created of orphaned.drop) {
+    const sf = project.getSourceFile(created);
+    if (sf) project.removeSourceFile(sf);
+  }
+  createdFiles = createdFiles.filter((f) => !orphaned.drop.has(f));
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !env.manifests });
   const upgradeErrors = typeChecked ? upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(env.tsconfig, new ProjectFiles().host, selection.mcp)) : new Map<string, TypeError[]>();
 

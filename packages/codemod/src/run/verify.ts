@@ -5,7 +5,7 @@
  */
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 import { ts, type Project, type SourceFile } from 'ts-morph';
-import type { Reach } from '../engine/model.js';
+import type { Reach, SiteDecision } from '../engine/model.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
@@ -79,6 +79,31 @@ export function verifyChanges(
     }
   }
   return { restored, droppedCreated, component: (file) => new Set(components.members(file)) };
+}
+
+/**
+ * When verify leaves no request migrated, what the rewrite added only in their support serves
+ * nothing: the `requestState: { verify }` wiring of a server construction in a file no rewritten
+ * handler is in (it was never part of a restored handler's files), and the modules the rewrite
+ * created (the codec, the client-capabilities helper). Left in place, the wiring alone counted as
+ * a change of the run and kept the v1-to-v2 upgrade of every connected file. Returns the files to
+ * put back to their pre-rewrite text (those the serving stage did not change since) and the
+ * created files to drop.
+ */
+export function unservedRewriteSupport(input: {
+  loaded: LoadedFile[];
+  preRewrite: Map<string, string>;
+  postRewrite: Map<string, string>;
+  createdFiles: string[];
+  decisions: Iterable<SiteDecision>;
+}): { restore: LoadedFile[]; drop: Set<string> } {
+  const migrated = [...input.decisions].some((d) => d.status === 'migrated' || d.callers?.some((c) => c.status === 'migrated'));
+  if (migrated) return { restore: [], drop: new Set() };
+  const restore = input.loaded.filter((f) => {
+    const text = f.sourceFile.getFullText();
+    return text !== input.preRewrite.get(f.path) && text === input.postRewrite.get(f.path);
+  });
+  return { restore, drop: new Set(input.createdFiles) };
 }
 
 const MISSING_MODULE_CODES = [2307, 2792];
