@@ -323,6 +323,129 @@ export class ToolBase {
     ]);
   });
 
+  it('a registry a function fills with Object.assign and returns, indexed through a looked-up variable', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+type ToolHandler = (services: { server: Server }, args: unknown) => Promise<unknown>;
+async function emptyTrash(server: Server) { ${ASK}; return {}; }
+function createToolRegistry(): Record<string, ToolHandler> {
+  const registry: Record<string, ToolHandler> = {};
+  Object.assign(registry, { list: async () => ({}) } satisfies Record<string, ToolHandler>);
+  if (process.env.WRITES) Object.assign(registry, { empty_trash: ({ server }, _args) => emptyTrash(server) } satisfies Record<string, ToolHandler>);
+  return registry;
+}
+const toolRegistry = createToolRegistry();
+export function build(server: Server) {
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const handler = toolRegistry[request.params.name];
+    if (!handler) throw new Error('unknown');
+    return handler({ server }, request.params.arguments) as never;
+  });
+}
+`.replace("import { Server }", "import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';\nimport { Server }"));
+    expect(dispatchOf([sf])).toEqual([{ line: 6, handlers: ['empty_trash@18'], contexts: [] }]);
+  });
+
+  it('a function stored in a member of a typed object is called through that member (a factory option, a deps callback)', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+interface DefineToolOptions<T> { name: string; parse: (raw: unknown) => T; handler: (args: T) => Promise<unknown> }
+interface Tool { name: string; handler: (raw: unknown) => Promise<unknown> }
+let wired: Server | undefined;
+function defineTool<T>(options: DefineToolOptions<T>): Tool {
+  return { name: options.name, handler: async (raw) => options.handler(options.parse(raw)) };
+}
+const createTool = defineTool({
+  name: 'create',
+  parse: (raw) => String(raw),
+  handler: async (args) => { const server = wired!; ${ASK}; return args; },
+});
+const TOOLS: Tool[] = [createTool];
+interface ScopeDeps { resolveScope(): Promise<string | null> }
+async function askScope(server: Server) { ${ASK}; return 'local'; }
+function registerScopeTools(mcp: McpServer, deps: ScopeDeps) {
+  mcp.registerTool('import', {}, async () => ({ content: [], scope: await deps.resolveScope() }));
+}
+export function build(mcp: McpServer) {
+  wired = mcp.server;
+  registerScopeTools(mcp, { resolveScope: () => askScope(mcp.server) });
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    return tool!.handler(request.params.arguments) as never;
+  });
+}
+`.replace("import { Server }", "import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';\nimport { Server }"));
+    expect(dispatchOf([sf])).toEqual([
+      { line: 14, handlers: ['create@27'], contexts: [] },
+      { line: 18, handlers: ['import@direct'], contexts: [] },
+    ]);
+  });
+
+  it("a plugin's typed tools table registered by a loader through the member (registerTool(name, cfg, def.handler))", () => {
+    const project = virtualProject();
+    const types = addSource(project, `${HEAD}
+export interface ToolDefinition { description: string; handler: (args: any, extra: unknown) => Promise<any> }
+export interface ToolDefinitions { [toolName: string]: ToolDefinition }
+export interface Plugin { name: string; tools?: ToolDefinitions }
+export function loadPlugin(server: McpServer, plugin: Plugin) {
+  for (const [toolName, toolDef] of Object.entries(plugin.tools ?? {})) registerOne(server, toolName, toolDef);
+}
+function registerOne(server: McpServer, toolName: string, toolDef: ToolDefinition) {
+  server.registerTool(toolName, { description: toolDef.description }, toolDef.handler as any);
+}
+`, '.ts', 'plugin-core.ts');
+    const plugin = addSource(project, `${HEAD}
+import type { Plugin, ToolDefinitions } from './plugin-core.js';
+let current: Server | undefined;
+class Explainer { async explain(server: Server) { ${ASK}; return 'x'; } }
+const explainer = new Explainer();
+export const tools: ToolDefinitions = {
+  explain_error: { description: 'Explain', handler: async (_args, _extra) => ({ content: [], text: await explainer.explain(current!) }) },
+};
+export const plugin: Plugin = { name: 'p', tools: { roots_list: { description: 'Roots', async handler() { const server = current!; ${ASK}; return {}; } } } };
+`, '.ts', 'plugin-tools.ts');
+    expect(dispatchOf([types, plugin])).toEqual([
+      { line: 6, handlers: ['explain_error@direct'], contexts: [] },
+      { line: 11, handlers: ['roots_list@direct'], contexts: [] },
+    ]);
+  });
+
+  it('a class extending McpServer registers tools from a table by member name; the handler variable is assigned per branch and called in a tracer callback', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+async function createService(name: string, extra?: RequestHandlerExtra<any, any>) {
+  if (extra?.sendRequest) await extra.sendRequest({ method: 'elicitation/create', params: { message: name, requestedSchema: { type: 'object', properties: {} } } }, {} as never);
+  return { name };
+}
+const allTools = [{ method: 'create_service', description: 'Create' }];
+function traced<T>(run: () => Promise<T>): Promise<T> { return run(); }
+export class KongServer extends McpServer {
+  registerAll(enhanced: boolean) {
+    allTools.forEach((tool) => {
+      let handler: (args: any, extra: RequestHandlerExtra<any, any>) => Promise<any>;
+      if (enhanced) {
+        handler = async () => { throw new Error('off'); };
+      } else {
+        handler = async (args: any, extra: RequestHandlerExtra<any, any>) => {
+          let result;
+          switch (tool.method) {
+            case 'create_service':
+              result = await createService(args.name, extra);
+              break;
+          }
+          return { content: [{ type: 'text' as const, text: JSON.stringify(result) }] };
+        };
+      }
+      const tracedHandler = async (args: any, extra: RequestHandlerExtra<any, any>): Promise<any> => traced(async () => handler(args, extra));
+      this.tool(tool.method, tool.description, {}, tracedHandler);
+    });
+  }
+}
+`);
+    expect(dispatchOf([sf])).toEqual([{ line: 6, handlers: ['?@direct'], contexts: [] }]);
+  });
+
   it('a table no handler looks up is named in the unreachable reason', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}

@@ -17,6 +17,7 @@ import {
 import type { Handler, HandlerRegistration } from '../model.js';
 import { isServerReceiver, type FindContext } from './receivers.js';
 import { dispatchedTools } from '../reach/dispatch.js';
+import { functionsStoredIn, memberDeclarationOf } from '../reach/members.js';
 import { classifyType, declarationOf, functionOfDeclaration, isFunctionNode, nameText, resolveCallee, safeType, unwrapExpression, type FunctionLike } from './resolve.js';
 
 /** A `setRequestHandler` / `setNotificationHandler` registration that is not MRTR-capable. */
@@ -48,7 +49,11 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     if (!receiverMayBeServer(callee.getExpression(), api, ctx)) continue;
     const args = call.getArguments();
     const fn = handlerFunction(args[args.length - 1]);
-    if (!fn) continue;
+    if (!fn) {
+      // `server.registerTool(name, config, def.handler)`: every function stored in that member of the project's type
+      if (api in REGISTRATION_APIS) handlers.push(...memberRegistrations(call, api, args[args.length - 1]));
+      continue;
+    }
 
     if (api in REGISTRATION_APIS) {
       const name = nameText(unwrapExpression(args[0]));
@@ -56,7 +61,10 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
       const tableTargets = name === undefined && Node.isPropertyAccessExpression(nameNode) ? dispatchedTools(fn).map((t) => t.fn) : [];
       // A name read from an object (`tool.name`, `this.name`) is a registration too for the specific APIs
       // (a tool base class registering itself, a loop whose callback calls the tool's own code directly).
-      const namedByMember = !GENERIC_REGISTRATIONS.includes(api) && (Node.isPropertyAccessExpression(nameNode) || Node.isElementAccessExpression(nameNode));
+      // The generic APIs (`tool`) only on a receiver the type checker shows is a server (`this` of a class extending McpServer).
+      const namedByMember =
+        (!GENERIC_REGISTRATIONS.includes(api) || (ctx.typeChecked && isServerReceiver(callee.getExpression(), ctx))) &&
+        (Node.isPropertyAccessExpression(nameNode) || Node.isElementAccessExpression(nameNode));
       if (name === undefined && !Node.isIdentifier(nameNode) && tableTargets.length === 0 && !namedByMember) continue;
       const handler: Handler = { fn, method: REGISTRATION_APIS[api]!.method, registration: api as HandlerRegistration, name, registrationCall: call, sourceFile };
       if (tableTargets.length > 0) handler.dispatchTargets = tableTargets;
@@ -76,6 +84,35 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     }
   }
   return { handlers, others };
+}
+
+/**
+ * A registration whose callback is a member of a typed value (`toolDef.handler` of a plugin loader's
+ * `ToolDefinition` parameter): the functions stored in that member anywhere in the project (object
+ * literals the type checker checks against that declaration) are its handlers, each named by the
+ * table key it sits under (`tools: { roots_list: { handler } }`).
+ */
+function memberRegistrations(call: CallExpression, api: string, arg: Node | undefined): Handler[] {
+  const declaration = arg ? memberDeclarationOf(arg) : undefined;
+  if (!declaration) return [];
+  const out: Handler[] = [];
+  for (const fn of functionsStoredIn(declaration)) {
+    if (out.some((h) => h.fn === fn)) continue;
+    const name = tableKeyOf(fn);
+    out.push({ fn, method: REGISTRATION_APIS[api]!.method, registration: api as HandlerRegistration, ...(name !== undefined ? { name } : {}), registrationCall: call, sourceFile: fn.getSourceFile() });
+  }
+  return out;
+}
+
+/** The key of the table entry an object literal holding `fn` is (`roots_list: { handler: fn }`), or its literal `name`. */
+function tableKeyOf(fn: Node): string | undefined {
+  const object = fn.getFirstAncestor((a) => Node.isObjectLiteralExpression(a));
+  if (!object || !Node.isObjectLiteralExpression(object)) return undefined;
+  const nameProperty = object.getProperty('name');
+  const literal = nameProperty && Node.isPropertyAssignment(nameProperty) ? nameText(unwrapExpression(nameProperty.getInitializer())) : undefined;
+  if (literal !== undefined) return literal;
+  const holder = object.getParent();
+  return holder && Node.isPropertyAssignment(holder) ? nameText(holder.getNameNode()) : undefined;
 }
 
 /** Generic registration names (`tool`, `prompt`, `resource`) need a server-like receiver. */

@@ -111,7 +111,10 @@ function membersOf(entries: Entry[], member: string, callee: Node): Array<{ fn: 
         name ??= classNameProperty(cls);
       }
     }
-    if (fn && !out.some((o) => o.fn === fn)) out.push({ fn, ...(name !== undefined ? { name } : {}) });
+    const same = fn ? out.find((o) => o.fn === fn) : undefined;
+    // one function of a factory serving several entries (`handler: (a) => options.handler(a)`): no one tool's name
+    if (same && same.name !== name) delete same.name;
+    if (fn && !same) out.push({ fn, ...(name !== undefined ? { name } : {}) });
     if (!value || !(Node.isObjectLiteralExpression(value) || Node.isNewExpression(value))) unlisted = true;
   }
   // an entry that is not a literal (a parameter, a factory's result): the type checker's view of the member
@@ -124,7 +127,23 @@ function tableEntries(table: Node, depth: number): Entry[] {
   if (depth > MAX_DEPTH) return [];
   const value = resolveValue(table, depth);
   if (!value) return [];
+  // `const registry = createToolRegistry()`: the table the project function builds and returns
+  if (Node.isCallExpression(value)) return [...returnedExpressions(value).flatMap((returned) => tableEntries(returned, depth + 1)), ...addedEntries(table, depth)];
   return [...literalEntries(value, depth), ...addedEntries(table, depth)];
+}
+
+/** What a call of a project function returns: the expressions of the function's own `return`s (or an arrow's body). */
+function returnedExpressions(call: CallExpression): Node[] {
+  const callee = unwrapExpression(call.getExpression());
+  const target = callee && (Node.isIdentifier(callee) || Node.isPropertyAccessExpression(callee)) ? declarationOf(Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee) : undefined;
+  const fn = target && !isInNodeModules(target) ? functionOfDeclaration(target) : undefined;
+  const body = fn?.getBody?.();
+  if (!fn || !body) return [];
+  if (!Node.isBlock(body)) return [body];
+  return body
+    .getDescendantsOfKind(SyntaxKind.ReturnStatement)
+    .filter((r) => r.getFirstAncestor((a) => isFunctionNode(a)) === fn)
+    .flatMap((r) => (r.getExpression() ? [r.getExpression()!] : []));
 }
 
 function literalEntries(value: Node, depth: number): Entry[] {
@@ -262,13 +281,23 @@ function factoryResult(value: Node | undefined): Node | undefined {
 /** The argument of `call` that the factory's returned property `member` holds (`{ handler }` of parameter `handler`). */
 function argumentFor(object: ObjectLiteralExpression, member: string, call: CallExpression): Node | undefined {
   const property = object.getProperty(member);
-  const id = property && Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : property && Node.isPropertyAssignment(property) ? unwrapExpression(property.getInitializer()) : undefined;
+  let id = property && Node.isShorthandPropertyAssignment(property) ? property.getNameNode() : property && Node.isPropertyAssignment(property) ? unwrapExpression(property.getInitializer()) : undefined;
+  // `name: options.name`: that member of the object passed for the parameter
+  let memberOfArgument: string | undefined;
+  if (id && Node.isPropertyAccessExpression(id) && Node.isIdentifier(id.getExpression())) {
+    memberOfArgument = id.getName();
+    id = id.getExpression();
+  }
   if (!id || !Node.isIdentifier(id)) return undefined;
   const decl = property && Node.isShorthandPropertyAssignment(property) ? shorthandValueDeclaration(property) : declarationOf(id);
   if (!decl || !Node.isParameterDeclaration(decl)) return undefined;
   const fn = decl.getParent() as Node & { getParameters?: () => Node[] };
   const index = fn.getParameters?.().indexOf(decl) ?? -1;
-  return index >= 0 ? call.getArguments()[index] : undefined;
+  const argument = index >= 0 ? call.getArguments()[index] : undefined;
+  if (memberOfArgument === undefined) return argument;
+  const passed = unwrapExpression(argument);
+  const passedMember = passed && Node.isObjectLiteralExpression(passed) ? passed.getProperty(memberOfArgument) : undefined;
+  return passedMember && Node.isPropertyAssignment(passedMember) ? passedMember.getInitializer() : undefined;
 }
 
 function functionOfValue(value: Node): FunctionLike | undefined {

@@ -8,9 +8,10 @@
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import type { CallPathStep, Handler, Reach, Site } from '../model.js';
 import type { OtherRegistration } from '../find/handlers.js';
-import { isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
+import { declarationOf, isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
+import { callsThroughMember, storedMemberDeclaration } from './members.js';
 import { abbreviate } from '../rewrite/purity.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -40,6 +41,7 @@ class CallGraph {
   private readonly otherByFn = new Map<Node, OtherRegistration>();
   private callsByName?: Map<string, CallExpression[]>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
+  private readonly memberCallCache = new Map<Node, CallExpression[]>();
 
   constructor(private readonly input: ReachInput) {
     for (const handler of input.handlers) this.handlerByFn.set(handler.fn, [handler]);
@@ -125,6 +127,15 @@ class CallGraph {
     for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
   }
 
+  private callsThroughMember(declaration: Node): CallExpression[] {
+    let calls = this.memberCallCache.get(declaration);
+    if (!calls) {
+      calls = callsThroughMember(declaration);
+      this.memberCallCache.set(declaration, calls);
+    }
+    return calls;
+  }
+
   /** A call of an async project function (its promise is the request's promise). */
   private startsAsyncWork(node: Node): boolean {
     if (!Node.isCallExpression(node)) return false;
@@ -142,6 +153,18 @@ class CallGraph {
         if (!result.includes(call) && resolveCallee(call.getExpression()) === fn) result.push(call);
       }
     }
+    // assigned to a variable (`let handler; ... handler = async (a) => { ... }`): the calls of that variable
+    const variable = assignedVariable(fn);
+    if (variable) {
+      for (const call of this.callIndex().get(variable.name) ?? []) {
+        const callee = unwrapExpression(call.getExpression());
+        if (!result.includes(call) && callee && Node.isIdentifier(callee) && declarationOf(callee) === variable.declaration) result.push(call);
+      }
+    }
+    // stored in a member of a typed object: the calls through that member (`options.handler(args)`),
+    // wherever they are (the factory's own file need not mention MCP)
+    const member = storedMemberDeclaration(fn);
+    if (member) for (const call of this.callsThroughMember(member.declaration)) if (!result.includes(call)) result.push(call);
     this.callerCache.set(fn, result);
     return result;
   }
@@ -196,8 +219,20 @@ export function enclosingFunction(node: Node): FunctionLike | undefined {
   return node.getFirstAncestor((a) => isFunctionNode(a)) as FunctionLike | undefined;
 }
 
+/** The variable a function is assigned to after its declaration (`handler = async (a) => { ... }`). */
+function assignedVariable(fn: Node): { name: string; declaration: Node } | undefined {
+  const { parent, child } = valueParent(fn);
+  if (!parent || !Node.isBinaryExpression(parent) || parent.getRight() !== child || parent.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return undefined;
+  const left = unwrapExpression(parent.getLeft());
+  if (!left || !Node.isIdentifier(left)) return undefined;
+  const declaration = declarationOf(left);
+  return declaration && Node.isVariableDeclaration(declaration) ? { name: left.getText(), declaration } : undefined;
+}
+
 export function functionName(fn: Node): string | undefined {
   if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getName();
+  const assigned = assignedVariable(fn);
+  if (assigned) return assigned.name;
   const { parent } = valueParent(fn);
   if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) {
     const name = parent.getNameNode();
