@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reshapeContextMockText } from '../src/engine/test-mocks/context-literals.js';
-import { addTestMockSites } from '../src/engine/test-mocks/index.js';
+import { addTestMockSites } from '../src/run/test-mocks.js';
 import type { MigrationResult } from '../src/types.js';
 
 const reshape = (text: string) => reshapeContextMockText('/p/test/a.test.ts', text, () => false);

@@ -4,7 +4,7 @@
  *   find/     legacy request sites and handler registrations in a ts-morph SourceFile
  *   reach/    which handlers reach which sites (through helpers, across files), non-handler contexts
  *   rewrite/  handler (and helper) transformation into MRTR form, codec module, verify wiring
- *   migrate.ts orchestration: discovery, pre-filter, project, v1->v2, verify, restore, report
+ *   run/ orchestration (run/stages.ts): load, upgrade, find, reach, rewrite, serving, verify, markers, results
  */
 import type { LegacyMethod, LegacySiteShape, MrtrMethod, NonHandlerContext, RequestKind } from '@mcp-mrtr/surface';
 import type { CallExpression, Node, NewExpression, SourceFile, ThrowStatement } from 'ts-morph';

@@ -2,30 +2,15 @@
  * The markers stage: an `@mcp-mrtr-todo` comment above every site not migrated (and every serving
  * flag and upgrade type error), then the comments the rewrite or serving dropped put back.
  */
-import type { Site, SiteDecision } from '../engine/model.js';
-import type { FindContext } from '../engine/find/index.js';
 import { addMarkers, type MarkerRequest } from '../engine/markers.js';
 import { restoreComments } from '../engine/comments.js';
 import { scriptKindOf } from '../engine/script-kind.js';
-import type { ServingFinding } from '../engine/serving/index.js';
 import { abbreviateComment } from '../engine/upgrade.js';
-import type { LoadedFile, SiteInfo } from './state.js';
+import type { RunState } from './state.js';
 import { locateFlagged } from './back-to-v1.js';
-import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason, type TypeError } from './verify.js';
+import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
 
-export interface MarkerInputs {
-  loaded: LoadedFile[];
-  sites: Site[];
-  siteInfo: Map<Site, SiteInfo>;
-  decisionBySite: Map<Site, SiteDecision>;
-  serving: Map<string, ServingFinding[]>;
-  upgradeErrors: Map<string, TypeError[]>;
-  ctx: FindContext;
-  /** Each loaded file's text before the rewrite. */
-  preRewrite: Map<string, string>;
-}
-
-export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite }: MarkerInputs): void {
+export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'>): void {
   for (const file of loaded) {
     if (file.failed) continue;
     const flagged = sites

@@ -3,36 +3,18 @@
  * reason per file, the output texts, created files, package.json changes and the summary.
  */
 import { buildLineMap } from '../engine/line-map.js';
-import type { Site, SiteDecision } from '../engine/model.js';
 import { planPackageJsonChanges } from '../engine/package-json.js';
-import type { ServingFinding } from '../engine/serving/index.js';
 import { unsliceSource } from '../engine/slice.js';
 import { joinSource } from '../engine/source-text.js';
-import type { SuppressionComment } from '../engine/suppressions.js';
-import type { Project } from 'ts-morph';
-import type { FileResult, MigrationResult, PackageJsonChange, SiteResult } from '../types.js';
-import type { LoadedFile, SiteInfo } from './state.js';
-import { TYPE_ERROR_ADVICE, typeErrorReason, type TypeError } from './verify.js';
+import type { FileResult, MigrationSummary, PackageJsonChange, SiteResult } from '../types.js';
+import type { RunState } from './state.js';
+import { TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
 
-export interface ResultInputs {
-  project: Project;
-  loaded: LoadedFile[];
-  fileByPath: Map<string, LoadedFile>;
-  sites: Site[];
-  siteInfo: Map<Site, SiteInfo>;
-  decisionBySite: Map<Site, SiteDecision>;
-  serving: Map<string, ServingFinding[]>;
-  upgradeErrors: Map<string, TypeError[]>;
-  suppressionsByFile: Map<string, SuppressionComment[]>;
-  preRewrite: Map<string, string>;
-  createdFiles: string[];
-  /** Results of the files decided before (failed, left out of the project); completed here. */
-  results: Map<string, FileResult>;
-  /** Look up package.json files for dependency changes. */
-  manifests: boolean;
-}
-
-export function runResult({ project, loaded, fileByPath, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, manifests }: ResultInputs): MigrationResult {
+/**
+ * Every loaded file's result (its sites with the serving findings and upgrade type errors, output,
+ * status), and the created files', into `results`.
+ */
+export function fileResultsStage({ project, loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results }: Pick<RunState, 'project' | 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'suppressionsByFile' | 'preRewrite' | 'createdFiles' | 'results'>): void {
   const sitesByFile = new Map<string, SiteResult[]>();
   for (const site of sites) {
     const info = siteInfo.get(site)!;
@@ -106,25 +88,31 @@ export function runResult({ project, loaded, fileByPath, sites, siteInfo, decisi
     results.set(created, { path: created, status: 'created', sites: [], output: sf.getFullText() });
   }
 
+}
+
+/** The run's `MigrationResult`: the files in path order, package.json changes, the summary. */
+export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'env' | 'result'>): void {
+  const { results, fileByPath } = state;
   const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const packageJsonChanges: PackageJsonChange[] = manifests
+  const packageJsonChanges: PackageJsonChange[] = state.env.manifests
     ? planPackageJsonChanges(
         files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
         new Set(files.map((f) => f.path)),
       )
     : [];
+  state.result = { summary: summarize(files), files, packageJsonChanges };
+}
+
+/** The counts of a result's files (the one place they are computed). */
+export function summarize(files: FileResult[]): MigrationSummary {
   const allSites = files.flatMap((f) => f.sites).filter((s) => s.status !== 'suppressed');
   return {
-    summary: {
-      sitesFound: allSites.length,
-      sitesMigrated: allSites.filter((s) => s.status === 'migrated').length,
-      sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
-      filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
-      filesFailed: files.filter((f) => f.status === 'failed').length,
-      sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
-      suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
-    },
-    files,
-    packageJsonChanges,
+    sitesFound: allSites.length,
+    sitesMigrated: allSites.filter((s) => s.status === 'migrated').length,
+    sitesFlagged: allSites.filter((s) => s.status === 'flagged').length,
+    filesChanged: files.filter((f) => (f.status === 'changed' || f.status === 'flagged') && f.output !== undefined && f.output !== f.original).length,
+    filesFailed: files.filter((f) => f.status === 'failed').length,
+    sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
+    suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
   };
 }

@@ -4,27 +4,36 @@
  * reason its reach gives).
  */
 import path from 'node:path';
-import type { Node, Project } from 'ts-morph';
-import { NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
+import type { Node } from 'ts-morph';
+import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
+import { originalLineAfter } from '../engine/line-map.js';
 import type { Reach, RewriteOptions, Site, SiteDecision } from '../engine/model.js';
-import type { RewriteStage } from '../engine/rewrite-stage.js';
+import { loadRewriteStage, type RewriteStage } from '../engine/rewrite-stage.js';
 import type { SuppressionComment } from '../engine/suppressions.js';
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from '../engine/v1-commonjs.js';
-import type { LoadedFile } from './state.js';
+import type { LoadedFile, RunState } from './state.js';
 
-export interface RewriteInputs {
-  project: Project;
-  loaded: LoadedFile[];
-  fileByPath: Map<string, LoadedFile>;
-  reaches: Reach[];
-  suppressedSites: Map<Site, SuppressionComment>;
-  rewrite: RewriteStage;
-  options: RewriteOptions;
-  /** Each loaded file's text before the rewrite: restored when the rewrite throws. */
-  preRewrite: Map<string, string>;
+/** Snapshots every loaded file's text (`preRewrite`), then rewrites the handlers the sites' reaches allow. */
+export async function rewriteStage(state: RunState): Promise<void> {
+  const { loaded, fileByPath, options } = state;
+  state.preRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
+  const rewrite = state.env.rewrite ?? (await loadRewriteStage());
+  const outcome = await runRewrite(state, rewrite, {
+    stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV,
+    typeChecked: state.typeChecked,
+    originalLine: originalLineAfter(fileByPath, state.preRewrite),
+  });
+  state.decisionBySite = outcome.decisionBySite;
+  state.createdFiles = outcome.createdFiles;
+  // the rewrite's own changes, before the serving stage adds its
+  state.postRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
 }
 
-export async function runRewrite({ project, loaded, fileByPath, reaches, suppressedSites, rewrite, options, preRewrite }: RewriteInputs): Promise<{ decisionBySite: Map<Site, SiteDecision>; createdFiles: string[] }> {
+export async function runRewrite(
+  { project, loaded, fileByPath, reaches, suppressedSites, preRewrite }: Pick<RunState, 'project' | 'loaded' | 'fileByPath' | 'reaches' | 'suppressedSites' | 'preRewrite'>,
+  rewrite: RewriteStage,
+  options: RewriteOptions,
+): Promise<{ decisionBySite: Map<Site, SiteDecision>; createdFiles: string[] }> {
   const v1CommonJsFiles = new Set(loaded.filter((f) => requiresV1Sdk(f.source.body)).map((f) => f.sourceFile.getFilePath() as string));
   let decisions: SiteDecision[] = [];
   let createdFiles: string[] = [];
@@ -41,7 +50,7 @@ export async function runRewrite({ project, loaded, fileByPath, reaches, suppres
     ];
     createdFiles = outcome.createdFiles;
   } catch (error) {
-    for (const file of loaded) restoreText(project, file, preRewrite.get(file.path)!);
+    for (const file of loaded) restoreText(file, preRewrite.get(file.path)!);
     decisions = reaches.map((r) => ({ site: r.site, status: 'flagged', reason: `rewrite failed: ${(error as Error).message}` }));
   }
   const decisionBySite = new Map<Site, SiteDecision>();
@@ -93,6 +102,6 @@ function fallbackDecision(reach: Reach, existing: SiteDecision | undefined): Sit
   return { site: reach.site, status: 'flagged', reason: existing?.reason ?? 'not migrated by the rewrite stage', ...(existing?.advice ? { advice: existing.advice } : {}) };
 }
 
-export function restoreText(_project: Project, file: LoadedFile, text: string): void {
+export function restoreText(file: LoadedFile, text: string): void {
   if (file.sourceFile.getFullText() !== text) file.sourceFile.replaceWithText(text);
 }

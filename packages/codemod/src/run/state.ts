@@ -1,10 +1,37 @@
 /**
- * What a migration run holds between its stages.
+ * What a migration run holds between its stages (src/run/stages.ts runs them in order over one
+ * `RunState`; src/run/load.ts builds it).
  */
-import type { SourceFile } from 'ts-morph';
+import type { Project, SourceFile } from 'ts-morph';
+import type { FindContext, OtherRegistration } from '../engine/find/index.js';
 import type { LineMap } from '../engine/line-map.js';
+import type { Handler, Reach, Site, SiteDecision } from '../engine/model.js';
+import type { PrefilterResult } from '../engine/prefilter.js';
+import type { ProjectFiles } from '../engine/project-files.js';
+import type { RewriteStage } from '../engine/rewrite-stage.js';
+import type { ServingFinding } from '../engine/serving/index.js';
 import type { SlicedSource } from '../engine/slice.js';
 import type { DecodedSource } from '../engine/source-text.js';
+import type { SuppressionComment } from '../engine/suppressions.js';
+import type { ProjectType } from '../engine/upgrade.js';
+import type { FileResult, MigrateOptions, MigrationResult } from '../types.js';
+import type { TypeError } from './verify.js';
+
+export interface SourceInput {
+  path: string;
+  /** Raw bytes (files read from disk) or text (in-memory sources). */
+  bytes?: Uint8Array;
+  text?: string;
+  /** Set when the file could not be read. */
+  readError?: string;
+}
+
+/** An input whose text decoded: loaded into the project now, or kept aside (`RunState.deferred`). */
+export interface DecodedInput {
+  path: string;
+  original: string;
+  source: DecodedSource;
+}
 
 /** One file parsed into the run's project. */
 export interface LoadedFile {
@@ -32,4 +59,68 @@ export interface SiteInfo {
   line: number;
   column: number;
   file: LoadedFile;
+}
+
+/** One step of a run: reads and updates the run's state. */
+export interface Stage {
+  name: string;
+  run(state: RunState): void | Promise<void>;
+}
+
+/** How a run is set up beyond the user's options (entry points and tests). */
+export interface RunEnv {
+  tsconfig?: string;
+  /** Look up package.json files for dependency changes. */
+  manifests: boolean;
+  /** Replaces the rewrite stage (tests of orchestration and verification). */
+  rewrite?: RewriteStage;
+  /** Replaces the list of stages run after loading (tests: a stage that records what it sees). */
+  stages?: readonly Stage[];
+  /** The inputs belong to this run: their bytes are dropped once decoded (lower peak memory). */
+  consumeInputs?: boolean;
+  /**
+   * Unit tests that mock a request the run migrated are rewritten or flagged (the test-mock stage).
+   * `read` gives the text of a file the run did not load (read again from disk).
+   */
+  testMocks?: { read(file: string): string | undefined };
+}
+
+export interface RunState {
+  options: MigrateOptions;
+  env: RunEnv;
+  /** Counts a file as done for `options.onProgress`. */
+  progress(file: string): void;
+  /** Every input's result: those decided early (failed, left out) at once, the rest by the file-results stage. */
+  results: Map<string, FileResult>;
+  /** Types resolve (a tsconfig and the v2 server package): the find and verify stages use the checker. */
+  typeChecked: boolean;
+  ctx: FindContext;
+  project: Project;
+  projectFiles: ProjectFiles;
+  selection: PrefilterResult;
+  loaded: LoadedFile[];
+  /** The loaded files by path (complete once the find stage has loaded the importers it follows). */
+  fileByPath: Map<string, LoadedFile>;
+  /** Decoded files the pre-filter kept aside: loaded if they import a file with a site. */
+  deferred: Map<string, DecodedInput>;
+  projectType: ProjectType;
+  sites: Site[];
+  handlers: Handler[];
+  others: OtherRegistration[];
+  suppressionsByFile: Map<string, SuppressionComment[]>;
+  suppressedSites: Map<Site, SuppressionComment>;
+  reaches: Reach[];
+  siteInfo: Map<Site, SiteInfo>;
+  /** Each loaded file's text before the rewrite (after the upgrade). */
+  preRewrite: Map<string, string>;
+  /** Each loaded file's text after the rewrite, before the serving stage adds its changes. */
+  postRewrite: Map<string, string>;
+  decisionBySite: Map<Site, SiteDecision>;
+  createdFiles: string[];
+  /** Hosting findings by file (serving stage). */
+  serving: Map<string, ServingFinding[]>;
+  /** Type errors the v1-to-v2 upgrade added, by file (verify stage). */
+  upgradeErrors: Map<string, TypeError[]>;
+  /** Set by the last stage. */
+  result?: MigrationResult;
 }

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEGACY_METHODS, TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateSource } from '../../src/migrate.js';
-import { addTestMockSites, scanTestMocks } from '../../src/engine/test-mocks/index.js';
+import { scanTestMocks } from '../../src/engine/test-mocks/index.js';
+import { addTestMockSites } from '../../src/run/test-mocks.js';
 import type { FileResult } from '../../src/types.js';
 import { repoRoot } from './helpers.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
 import type { LegacyMethod } from '@mcp-mrtr/surface';
-import { addTestMockSites, scanTestMocks } from '../../src/engine/test-mocks/index.js';
+import { scanTestMocks } from '../../src/engine/test-mocks/index.js';
+import { addTestMockSites } from '../../src/run/test-mocks.js';
 import type { FileResult } from '../../src/types.js';
 
 /** A server file of the run in which the given requests were migrated. */
@@ -59,13 +60,13 @@ jest.spyOn(srv, 'listRoots');
     expect(scanTestMocks('/p/a.test.ts', `vi.spyOn(api, 'fetch'); const o = { send: vi.fn() }; await server.server.elicitInput({});`).sites).toEqual([]);
   });
 
-  it('adds the sites to a result and counts them', () => {
+  it('adds the sites to a result and counts every site of the result again (the migrated server sites too)', () => {
     const result = addTestMockSites(
       { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [migratedSource('elicitation/create', 'sampling/createMessage')], packageJsonChanges: [] },
       ['/p/test/confirm.test.ts', '/p/src/a.ts'],
       (f) => (f.endsWith('.test.ts') ? vitestFile : 'export {};'),
     );
-    expect(result.summary).toEqual({ sitesFound: 3, sitesMigrated: 0, sitesFlagged: 3, filesChanged: 1, filesFailed: 0 });
+    expect(result.summary).toEqual({ sitesFound: 5, sitesMigrated: 2, sitesFlagged: 3, filesChanged: 1, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
     expect(result.files.map((f) => [f.path, f.status])).toEqual([['/p/src/server.ts', 'changed'], ['/p/test/confirm.test.ts', 'flagged']]);
   });
 
@@ -75,7 +76,7 @@ jest.spyOn(srv, 'listRoots');
       ['/p/test/confirm.test.ts'],
       () => vitestFile,
     );
-    expect(none.summary).toEqual({ sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 });
+    expect(none.summary).toEqual({ sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
     expect(none.files).toEqual([]);
     const samplingOnly = addTestMockSites(
       { summary: { sitesFound: 0, sitesMigrated: 0, sitesFlagged: 0, filesChanged: 0, filesFailed: 0 }, files: [migratedSource('sampling/createMessage')], packageJsonChanges: [] },
@@ -224,7 +225,8 @@ it('asks', async () => {
       ['/p/test/s.test.ts'],
       (f) => (f.endsWith('.test.ts') ? text : 'export {};'),
     );
-    expect(result.summary).toEqual({ sitesFound: 1, sitesMigrated: 1, sitesFlagged: 0, filesChanged: 1, filesFailed: 0 });
+    // the server's migrated createMessage and the rewritten mock
+    expect(result.summary).toEqual({ sitesFound: 2, sitesMigrated: 2, sitesFlagged: 0, filesChanged: 1, filesFailed: 0, sitesSuppressed: 0, suppressionsWithoutReason: 0 });
     expect(result.files.filter((f) => f.path === '/p/test/s.test.ts').map((f) => [f.status, f.sites.map((s) => [s.line, s.method, s.kind, s.status])])).toEqual([['changed', [[7, 'test-mock', 'sampling', 'migrated']]]]);
   });
 });

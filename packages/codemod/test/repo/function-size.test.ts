@@ -16,10 +16,9 @@ const MAX_FUNCTION_LINES = 150;
 const MAX_ORCHESTRATOR_LINES = 250;
 /** Over the limit today, by file and name: ceilings that may only go down. */
 const OVER_LIMIT: Record<string, number> = {
-  'migrate.ts migrateInputs': 239,
 };
-/** The orchestrating module's size today: a ceiling on the way to MAX_ORCHESTRATOR_LINES. */
-const ORCHESTRATOR_CEILING = 499;
+/** The orchestrating module's size today (under MAX_ORCHESTRATOR_LINES): a ceiling that may only go down. */
+const ORCHESTRATOR_CEILING = 121;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -75,6 +74,7 @@ describe('codemod source size', () => {
 
   it(`the orchestrating module (src/migrate.ts) does not grow (target ${MAX_ORCHESTRATOR_LINES} lines)`, () => {
     const lines = fs.readFileSync(path.join(SRC, 'migrate.ts'), 'utf8').split('\n').length;
-    expect(lines).toBeLessThanOrEqual(Math.max(ORCHESTRATOR_CEILING, MAX_ORCHESTRATOR_LINES));
+    expect(ORCHESTRATOR_CEILING).toBeLessThanOrEqual(MAX_ORCHESTRATOR_LINES);
+    expect(lines).toBeLessThanOrEqual(ORCHESTRATOR_CEILING);
   });
 });

@@ -3,7 +3,7 @@
  *
  *   rewriteHandlers(project, reaches, options): RewriteOutcome
  *
- * Expects the project AFTER the official v1-to-v2 upgrade (migrate.ts runs it first): handler
+ * Expects the project AFTER the official v1-to-v2 upgrade (the upgrade stage, run/stages.ts, runs first): handler
  * contexts are v2 `ctx` (`ctx.mcpReq.*`) and the generated code is v2 code importing only
  * `@modelcontextprotocol/server` (plus the generated codec module, when a handler needs state).
  *

@@ -1,17 +1,15 @@
 /**
- * Test-mock sites of one file and of a whole migration result: mechanical spies are rewritten into
+ * Test-mock sites of one file: mechanical spies are rewritten into
  * client answer handlers (`client-answer.ts`) and reported as `migrated`; every other mock of a
- * legacy request is reported as `flagged` with advice and gets an `@mcp-mrtr-todo` marker.
+ * legacy request is reported as `flagged` with advice and gets an `@mcp-mrtr-todo` marker. The run's
+ * test-mock stage (src/run/test-mocks.ts) applies it to the files of a run.
  */
-import { isLegacyMethod, LEGACY_REQUESTS, TODO_MARKER, type LegacyMethod } from '@mcp-mrtr/surface';
+import { LEGACY_REQUESTS, TODO_MARKER, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
 import { markerComment } from '../markers.js';
-import type { FileResult, MigrationResult, SiteResult } from '../../types.js';
+import type { SiteResult } from '../../types.js';
 import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
 import { planClientAnswers, type TextEdit } from './client-answer.js';
-import { reshapeContextMockText } from './context-literals.js';
-import { isV1Source } from '../upgrade.js';
-import { relativeImports } from '../prefilter.js';
 
 export const TEST_MOCK_ADVICE =
   'the migrated handler returns input_required instead of sending this request (only the SDK\'s legacy shim still sends ' +
@@ -115,7 +113,7 @@ function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): strin
 }
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
-function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>): TestMockScan | undefined {
+export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>): TestMockScan | undefined {
   const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated });
   if (atOriginal.sites.length === 0) return undefined;
   let scanned = scanTestMocks(file, before, { migrated });
@@ -128,66 +126,8 @@ function mockSites(file: string, original: string, before: string, migrated: Rea
 }
 
 /** Whether a range of `text` holds a mock this stage reports: a fake context around it stays as it is. */
-function reportedMockInside(file: string, text: string, migrated: ReadonlySet<LegacyMethod>): (start: number, end: number) => boolean {
+export function reportedMockInside(file: string, text: string, migrated: ReadonlySet<LegacyMethod>): (start: number, end: number) => boolean {
   const { sourceFile, matches } = findTestMockNodes(file, text);
   const ranges = matches.filter((m) => mocksMigratedRequest(m.name, migrated)).map((m) => [m.node.getStart(sourceFile), m.node.getEnd()] as const);
   return (start, end) => ranges.some(([s, e]) => s >= start && e <= end);
-}
-
-/**
- * Adds the test-mock sites (rewrites and markers) to a migration result, scanning the result's
- * files and any other `discovered` file. The rewrite is planned on the engine's output (after the
- * official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site lines
- * and columns refer to the original text. Files the engine already reported test-mock sites for are
- * left alone. The summary counts the new sites. In a test file that is, or imports, a file the run
- * leaves upgraded to v2, hand-built v1 handler contexts are reshaped to the v2 one
- * (`context-literals.ts`), but for fakes holding a mock reported here.
- */
-export function addTestMockSites(
-  result: MigrationResult,
-  discovered: readonly string[],
-  read: (file: string) => string | undefined,
-): MigrationResult {
-  const summary = { ...result.summary };
-  const migratedRequests = new Set<LegacyMethod>();
-  for (const site of result.files.flatMap((f) => f.sites)) {
-    if (site.status === 'migrated' && isLegacyMethod(site.method)) migratedRequests.add(site.method);
-  }
-  const known = new Set(result.files.map((f) => f.path));
-  const extra: FileResult[] = discovered.filter((p) => !known.has(p)).map((p) => ({ path: p, status: 'unchanged', sites: [] }));
-  const allPaths = new Set([...known, ...discovered]);
-  // files the run leaves on v2 after upgrading them: the handlers a test's fake contexts are passed to
-  const upgraded = new Set(result.files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
-  const files = [...result.files, ...extra].map((file): FileResult => {
-    if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
-    if (file.sites.some((s) => s.method === 'test-mock')) return file;
-    const original = file.original ?? read(file.path);
-    if (original === undefined) return file;
-    if (!looksLikeTestFile(file.path, original)) return file;
-    const before = file.output ?? original;
-    const mocks = mockSites(file.path, original, before, migratedRequests);
-    const text = mocks?.output ?? before;
-    const onV2 = upgraded.has(file.path) || relativeImports(file.path, original, allPaths).some((p) => upgraded.has(p));
-    const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
-    if (!mocks && fakes.notes.length === 0) return file;
-    const sites = mocks?.sites ?? [];
-    const migrated = sites.filter((s) => s.status === 'migrated').length;
-    summary.sitesFound += sites.length;
-    summary.sitesMigrated += migrated;
-    summary.sitesFlagged += sites.length - migrated;
-    if (before === original && fakes.output !== original) summary.filesChanged += 1;
-    const rewritten = migrated > 0 || fakes.notes.length > 0;
-    const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
-    const notes = [...(file.notes ?? []), ...fakes.notes];
-    return {
-      ...file,
-      original,
-      output: fakes.output,
-      status,
-      ...(notes.length > 0 ? { notes } : {}),
-      sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
-    };
-  });
-  // Extra files with nothing found come back as the same object: leave them out of the result.
-  return { ...result, summary, files: files.filter((f) => !extra.includes(f)) };
 }

@@ -1,0 +1,207 @@
+/**
+ * The stages of a migration run, in order, each a named function over the run's state
+ * (src/run/state.ts). `migrateInputs` (src/migrate.ts) loads the run (src/run/load.ts) and runs
+ * them one after the other; a test can swap the list through `RunEnv.stages`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Node } from 'ts-morph';
+import { findRegistrations, findSites } from '../engine/find/index.js';
+import { buildLineMap } from '../engine/line-map.js';
+import type { Site } from '../engine/model.js';
+import { siteImporters } from '../engine/prefilter.js';
+import { computeReaches, lineOf } from '../engine/reach/index.js';
+import { scopeName } from '../engine/scope-name.js';
+import { applyServingRewrites, guardFinding, sessionCapabilityReads } from '../engine/serving/index.js';
+import { findSuppressionComments, suppressionOf } from '../engine/suppressions.js';
+import { detectProjectType, isV1Source, upgradeV1Source } from '../engine/upgrade.js';
+import { requiresV1Sdk } from '../engine/v1-commonjs.js';
+import { lineCount, loadFile } from './load.js';
+import { addRunMarkers } from './markers.js';
+import { fileResultsStage, summaryStage } from './result.js';
+import { rewriteStage } from './rewrite.js';
+import type { LoadedFile, RunState, Stage } from './state.js';
+import { testMocksStage } from './test-mocks.js';
+import { verifyStage } from './verify-stage.js';
+
+export const STAGES: readonly Stage[] = [
+  { name: 'upgrade', run: upgradeStage },
+  { name: 'find', run: findStage },
+  { name: 'reach', run: reachStage },
+  { name: 'rewrite', run: rewriteStage },
+  { name: 'serving', run: servingStage },
+  { name: 'verify', run: verifyStage },
+  { name: 'markers', run: addRunMarkers },
+  { name: 'file results', run: fileResultsStage },
+  { name: 'test mocks', run: testMocksStage },
+  { name: 'package.json and summary', run: summaryStage },
+];
+
+/** v1 files through the official @modelcontextprotocol/codemod transforms. */
+export function upgradeStage(state: RunState): void {
+  const { options, env } = state;
+  const manifest = options.upgradeV1 !== false && env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
+  state.projectType = detectProjectType(manifest, state.loaded.map((f) => f.source.body));
+  upgradeFiles(state, state.loaded);
+}
+
+function upgradeFiles(state: RunState, files: LoadedFile[]): void {
+  if (state.options.upgradeV1 === false) return;
+  for (const file of files) {
+    if (!isV1Source(file.source.body)) continue;
+    // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
+    if (requiresV1Sdk(file.source.body)) continue;
+    const outcome = upgradeV1Source(file.sourceFile, state.projectType);
+    file.notes.push(...(file.upgradeNotes = outcome.notes));
+    if (outcome.error) file.notes.push(outcome.error);
+    if (outcome.changed) {
+      file.upgraded = true;
+      file.lineMap = buildLineMap(file.sliced?.body ?? file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
+    }
+  }
+}
+
+/**
+ * Sites and registrations of every loaded file; files the pre-filter kept aside that import a
+ * site's file are loaded (and upgraded) and searched too; then the `mcp-mrtr-ignore` suppressions.
+ */
+export function findStage(state: RunState): void {
+  findIn(state, state.loaded);
+  // Files the pre-filter left out that import a site's file through any chain of imports (helper
+  // files without any MCP name): loaded now so their handlers reach the site, as without pre-filter.
+  const { selection, deferred, sites } = state;
+  if (selection.importers && sites.length > 0) {
+    const followed = new Set<string>();
+    for (;;) {
+      const siteFiles = new Set(sites.map((s) => s.sourceFile.getFilePath() as string));
+      const next = [...siteImporters([...siteFiles].filter((f) => !followed.has(f)), selection.importers, new Set(state.loaded.map((f) => f.path)))].filter((p) => deferred.has(p));
+      for (const f of siteFiles) followed.add(f);
+      if (next.length === 0) break;
+      const added = next.sort().flatMap((p) => {
+        const d = deferred.get(p)!;
+        deferred.delete(p);
+        return loadFile(state, d) ?? [];
+      });
+      upgradeFiles(state, added);
+      findIn(state, added);
+    }
+  }
+  for (const d of deferred.values()) {
+    state.results.set(d.path, { path: d.path, status: 'unchanged', sites: [] });
+    state.progress(d.path);
+  }
+  // Texts of files that stay out of the project are no longer needed: release them before the
+  // rewrite and the verify program, where memory peaks.
+  deferred.clear();
+  state.fileByPath = new Map(state.loaded.map((f) => [f.path, f]));
+  // Suppressed sites are neither rewritten nor marked; the comments are read once all files are loaded.
+  for (const file of state.loaded) {
+    const comments = findSuppressionComments(file.sourceFile);
+    if (comments.length > 0) state.suppressionsByFile.set(file.path, comments);
+  }
+  for (const site of sites) {
+    const comments = state.suppressionsByFile.get(site.sourceFile.getFilePath());
+    const suppression = comments && suppressionOf(site.node, comments);
+    if (suppression) state.suppressedSites.set(site, suppression);
+  }
+}
+
+function findIn(state: RunState, files: LoadedFile[]): void {
+  for (const file of files) {
+    try {
+      state.sites.push(...findSites(file.sourceFile, state.ctx));
+      const regs = findRegistrations(file.sourceFile, state.ctx);
+      state.handlers.push(...regs.handlers);
+      state.others.push(...regs.others);
+    } catch (error) {
+      file.failed = `analysis failed: ${(error as Error).message}`;
+    }
+    state.progress(file.path);
+  }
+}
+
+/** Which handlers or non-handler contexts reach each site, and where each site is reported. */
+export function reachStage(state: RunState): void {
+  const { sites, fileByPath } = state;
+  const originalLine = (node: Node): number => {
+    const line = lineOf(node);
+    return fileByPath.get(node.getSourceFile().getFilePath())?.lineMap.toOriginal(line) ?? line;
+  };
+  state.reaches = computeReaches({ sites, handlers: state.handlers, others: state.others, sourceFiles: state.loaded.map((f) => f.sourceFile), originalLine });
+  const reachBySite = new Map(state.reaches.map((r) => [r.site, r]));
+  for (const site of sites) {
+    const file = fileByPath.get(site.sourceFile.getFilePath())!;
+    const reach = reachBySite.get(site)!;
+    state.siteInfo.set(site, {
+      file,
+      handler: reach.handlers[0]?.handler.name,
+      snippet: snippetOf(site),
+      scope: scopeName(site.node),
+      line: file.lineMap.toOriginal(site.line),
+      column: originalColumn(file, site),
+    });
+  }
+}
+
+/** stdio / Streamable HTTP hosting to serveStdio / createMcpHandler (per-session state), or flagged. */
+export function servingStage(state: RunState): void {
+  const { loaded, serving } = state;
+  // capability checks that read the session: with them, switching the hosting would silently turn
+  // their features off for 2026-07-28 clients (capability-guards.ts)
+  const sessionReads = loaded.filter((f) => !f.failed).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd()));
+  for (const file of loaded) {
+    if (file.failed) continue;
+    try {
+      const findings = applyServingRewrites(file.sourceFile, state.ctx, sessionReads);
+      if (findings.length > 0) serving.set(file.path, findings);
+    } catch (error) {
+      file.notes.push(`serving analysis failed: ${(error as Error).message}`);
+    }
+  }
+  const statelessHosting = [...serving.values()].some((list) => list.some((f) => f.method === 'serving')) || loaded.some((f) => /\b(serveStdio|createMcpHandler)\(/.test(f.sourceFile.getFullText()));
+  if (statelessHosting) {
+    for (const read of sessionReads) {
+      const filePath = read.node.getSourceFile().getFilePath() as string;
+      serving.set(filePath, [...(serving.get(filePath) ?? []), guardFinding(read)]);
+    }
+  }
+}
+
+function snippetOf(site: Site): string {
+  const text = site.node.getText().replace(/\s+/g, ' ');
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Column of the site in the original text: same offset from the line's indentation. */
+function originalColumn(file: LoadedFile, site: Site): number {
+  if (!file.upgraded) return site.column;
+  const originalLines = (file.sliced?.body ?? file.source.body).split(/\r?\n/);
+  const currentLines = file.sourceFile.getFullText().split(/\r?\n/);
+  const originalLine = originalLines[file.lineMap.toOriginal(site.line) - lineCount(file.source.shebang) - 1] ?? '';
+  const currentLine = currentLines[site.line - 1] ?? '';
+  const siteText = site.node.getText();
+  const token = /[A-Za-z_$][\w$]*/.exec(siteText)?.[0];
+  if (token) {
+    const at = originalLine.indexOf(token);
+    if (at >= 0) return at + 1;
+  }
+  const indent = (s: string) => /^\s*/.exec(s)![0].length;
+  return Math.max(1, site.column - indent(currentLine) + indent(originalLine));
+}
+
+function readNearestManifest(start: string): Record<string, unknown> | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, 'package.json');
+    if (fs.existsSync(candidate)) {
+      try {
+        return JSON.parse(fs.readFileSync(candidate, 'utf8')) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The test-mock stage: unit tests that mock a request the run migrated get their mechanical mocks
+ * rewritten into client answers and every other such mock flagged with a marker
+ * (engine/test-mocks). In a test file that is, or imports, a file the run leaves upgraded to v2,
+ * hand-built v1 handler contexts are reshaped to the v2 one (`context-literals.ts`), but for fakes
+ * holding a mock reported here. It runs on the file results, so a test file the run left out of its
+ * project is read again; a file already holding test-mock sites is left alone.
+ */
+import { isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
+import { reshapeContextMockText } from '../engine/test-mocks/context-literals.js';
+import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
+import { relativeImports } from '../engine/prefilter.js';
+import { isV1Source } from '../engine/upgrade.js';
+import type { FileResult, MigrationResult } from '../types.js';
+import { summarize } from './result.js';
+import type { RunState } from './state.js';
+
+/** What the stage knows of the whole run when it looks at one file. */
+interface MockContext {
+  read: (file: string) => string | undefined;
+  /** The legacy requests the run migrated: only mocks of those are reported. */
+  migrated: ReadonlySet<LegacyMethod>;
+  /** Files the run leaves on v2 after upgrading them: the handlers a test's fake contexts are passed to. */
+  upgraded: ReadonlySet<string>;
+  /** Every file of the run (relative imports resolve among them). */
+  paths: Set<string>;
+}
+
+export function testMocksStage({ env, results }: Pick<RunState, 'env' | 'results'>): void {
+  if (!env.testMocks) return;
+  const context = contextOf([...results.values()], [], env.testMocks.read);
+  for (const [filePath, file] of results) results.set(filePath, withTestMockSites(file, context));
+}
+
+/**
+ * A whole result with the test-mock sites of its files and of any other `discovered` file added,
+ * and its summary counted again.
+ */
+export function addTestMockSites(result: MigrationResult, discovered: readonly string[], read: (file: string) => string | undefined): MigrationResult {
+  const context = contextOf(result.files, discovered, read);
+  const known = new Set(result.files.map((f) => f.path));
+  const extra: FileResult[] = discovered.filter((p) => !known.has(p)).map((p) => ({ path: p, status: 'unchanged', sites: [] }));
+  const files = [...result.files, ...extra].map((file) => withTestMockSites(file, context));
+  // Extra files with nothing found come back as the same object: leave them out of the result.
+  const kept = files.filter((f) => !extra.includes(f));
+  return { ...result, summary: summarize(kept), files: kept };
+}
+
+function contextOf(files: FileResult[], discovered: readonly string[], read: (file: string) => string | undefined): MockContext {
+  const migrated = new Set<LegacyMethod>();
+  for (const site of files.flatMap((f) => f.sites)) {
+    if (site.status === 'migrated' && isLegacyMethod(site.method)) migrated.add(site.method);
+  }
+  const upgraded = new Set(files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
+  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]) };
+}
+
+/**
+ * One file's result with its test-mock sites. The rewrite is planned on the engine's output (after
+ * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
+ * lines and columns refer to the original text. The same object when there is nothing to add.
+ */
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths }: MockContext): FileResult {
+  if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
+  if (file.sites.some((s) => s.method === 'test-mock')) return file;
+  const original = file.original ?? read(file.path);
+  if (original === undefined) return file;
+  if (!looksLikeTestFile(file.path, original)) return file;
+  const before = file.output ?? original;
+  const mocks = mockSites(file.path, original, before, migratedRequests);
+  const text = mocks?.output ?? before;
+  const onV2 = upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p));
+  const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
+  if (!mocks && fakes.notes.length === 0) return file;
+  const sites = mocks?.sites ?? [];
+  const migrated = sites.filter((s) => s.status === 'migrated').length;
+  const rewritten = migrated > 0 || fakes.notes.length > 0;
+  const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
+  const notes = [...(file.notes ?? []), ...fakes.notes];
+  return {
+    ...file,
+    original,
+    output: fakes.output,
+    status,
+    ...(notes.length > 0 ? { notes } : {}),
+    sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
+  };
+}

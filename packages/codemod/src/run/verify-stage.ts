@@ -1,0 +1,50 @@
+/**
+ * The verify stage over the run's state: a changed file that fails verification (run/verify.ts) is
+ * restored with every file its handlers touch, and the decisions and hosting findings there are
+ * flagged; with no request left migrated, the rewrite's support for them (server wiring, created
+ * modules) goes too; then the upgrades the run does not need go back to v1 (run/back-to-v1.ts), and the
+ * upgrade's own type errors are found.
+ */
+import { ProjectFiles } from '../engine/project-files.js';
+import { SERVING_ADVICE } from '../engine/serving/index.js';
+import { revertUnneededUpgrades } from './back-to-v1.js';
+import { createProject } from './load.js';
+import { restoreText } from './rewrite.js';
+import type { RunState } from './state.js';
+import { unservedRewriteSupport, upgradeTypeErrors, verifyChanges } from './verify.js';
+
+export function verifyStage(state: RunState): void {
+  const { project, loaded, fileByPath, preRewrite, reaches, typeChecked, serving, sites, decisionBySite } = state;
+  // The language service's program (references queries of find and rewrite) describes the texts
+  // before the rewrite and is never asked again before verify builds its own: drop it, and its
+  // type checker, so that the two do not sit in memory together.
+  if (typeChecked) project.getLanguageService().compilerObject.cleanupSemanticCache();
+  const verification = verifyChanges(project, loaded, preRewrite, state.createdFiles, reaches, typeChecked);
+  for (const [filePath, reason] of verification.restored) {
+    const file = fileByPath.get(filePath)!;
+    restoreText(file, preRewrite.get(filePath)!);
+    // the serving rewrite ran after the snapshot: it is undone with the rest of the file
+    serving.set(
+      filePath,
+      (serving.get(filePath) ?? []).map((f) => (f.status === 'migrated' ? { ...f, status: 'flagged' as const, node: undefined, reason: `not rewritten: the file was restored (${reason})`, advice: f.advice ?? SERVING_ADVICE.stdio } : f)),
+    );
+    for (const site of sites) {
+      if (site.sourceFile.getFilePath() !== filePath && !verification.component(filePath).has(site.sourceFile.getFilePath())) continue;
+      const decision = decisionBySite.get(site);
+      if (decision?.status === 'migrated' || decision?.callers?.some((c) => c.status === 'migrated')) {
+        const callers = decision.callers?.map((c) => (c.status === 'migrated' ? { ...c, status: 'flagged' as const, reason: `rewrite not verified: ${reason}` } : c));
+        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice: 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification', ...(callers ? { callers } : {}) } : { ...decision, ...(callers ? { callers } : {}) });
+      }
+    }
+  }
+  state.createdFiles = state.createdFiles.filter((f) => !verification.droppedCreated.has(f));
+  const orphaned = unservedRewriteSupport({ loaded, preRewrite, postRewrite: state.postRewrite, createdFiles: state.createdFiles, decisions: decisionBySite.values() });
+  for (const file of orphaned.restore) restoreText(file, preRewrite.get(file.path)!);
+  for (const created of orphaned.drop) {
+    const sf = project.getSourceFile(created);
+    if (sf) project.removeSourceFile(sf);
+  }
+  state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
+  revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests });
+  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp));
+}
