@@ -537,4 +537,21 @@ export class Session {
       [16, 'unreachable: the request function `ask` is handed to other code in the object passed to `tool.execute(...)` (line 16): its callers decide the round; migrate the callers or the framework'],
     ]);
   });
+  it('names the file of an uncalled caller in another file than the request', () => {
+    const project = virtualProject();
+    const helper = addSource(project, `${HEAD}
+export async function confirm(server: Server) {
+  ${ASK};
+}
+`, '.ts', 'unreached-helper.ts');
+    const caller = addSource(project, `${HEAD}
+import { confirm } from './unreached-helper.js';
+export const blockers = { guard: async (server: Server) => confirm(server) };
+`, '.ts', 'unreached-caller.ts');
+    const ctx = { typeChecked: true };
+    const reaches = computeReaches({ sites: findSites(helper, ctx), handlers: [], others: [], sourceFiles: [helper, caller] });
+    expect(reaches.map((r) => r.nonHandlerContexts.map((c) => c.description))).toEqual([
+      ['the function stored as `guard` in a table (unreached-caller.ts:5) is not looked up and called by any tools/call, prompts/get or resources/read handler'],
+    ]);
+  });
 });

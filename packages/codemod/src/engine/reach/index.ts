@@ -121,7 +121,7 @@ class CallGraph {
 
     const callers = this.callersOf(fn);
     if (callers.length === 0) {
-      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, this.input.originalLine ?? lineOf) });
+      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, this.placeIn(node.getSourceFile(), out.site.sourceFile)) });
       return;
     }
     for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
@@ -134,6 +134,12 @@ class CallGraph {
       this.memberCallCache.set(declaration, calls);
     }
     return calls;
+  }
+
+  /** `line N` in the site's own file, `file.ts:N` in another one (a reason read at the site must say where). */
+  private placeIn(file: SourceFile, siteFile: SourceFile): (node: Node) => string {
+    const line = this.input.originalLine ?? lineOf;
+    return (node) => (file === siteFile ? `line ${line(node)}` : `${file.getBaseName()}:${line(node)}`);
   }
 
   /** A call of an async project function (its promise is the request's promise). */
@@ -256,7 +262,7 @@ function describeFunction(fn: Node): string {
  * to other code in an object, a public API that returns the request to its callers, a table entry
  * no dispatch was resolved through, or a function nothing in the run calls; with its name and line.
  */
-function unreachableDescription(fn: Node, node: Node, lineOf: (node: Node) => number): string {
+function unreachableDescription(fn: Node, node: Node, at: (node: Node) => string): string {
   const HANDLERS = 'tools/call, prompts/get or resources/read handler';
   const { parent } = valueParent(fn);
   const objectOfProperty = parent && Node.isPropertyAssignment(parent) ? parent.getParent() : Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : undefined;
@@ -264,13 +270,13 @@ function unreachableDescription(fn: Node, node: Node, lineOf: (node: Node) => nu
   if (passedTo) {
     const key = functionName(fn);
     return (
-      `the request function${key ? ` \`${key}\`` : ''} is handed to other code in the object passed to \`${abbreviate(passedTo.getExpression().getText(), 40)}(...)\` (line ${lineOf(passedTo)}): ` +
+      `the request function${key ? ` \`${key}\`` : ''} is handed to other code in the object passed to \`${abbreviate(passedTo.getExpression().getText(), 40)}(...)\` (${at(passedTo)}): ` +
       `its callers decide the round; migrate the callers or the framework`
     );
   }
   if (isPublicApi(fn) && returnsValueOf(fn, node)) {
     return (
-      `${describeFunction(fn)} (line ${lineOf(fn)}) exposes the request as an API to other code (it returns the request's answer) and no ${HANDLERS} of this run calls it: ` +
+      `${describeFunction(fn)} (${at(fn)}) exposes the request as an API to other code (it returns the request's answer) and no ${HANDLERS} of this run calls it: ` +
       `its callers decide the round; migrate the callers or the framework`
     );
   }
@@ -278,9 +284,9 @@ function unreachableDescription(fn: Node, node: Node, lineOf: (node: Node) => nu
   const table = Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : holder;
   if (table) {
     const key = functionName(fn);
-    return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (line ${lineOf(table)}) is not looked up and called by any ${HANDLERS}`;
+    return `the function stored ${key ? `as \`${key}\` ` : ''}in a table (${at(table)}) is not looked up and called by any ${HANDLERS}`;
   }
-  return `${describeFunction(fn)} (line ${lineOf(fn)}) is not called from any ${HANDLERS} in the files of this run`;
+  return `${describeFunction(fn)} (${at(fn)}) is not called from any ${HANDLERS} in the files of this run`;
 }
 
 /** Test-runner blocks at the top of a test file (`describe(...)`, `it.each(...)(...)`, `beforeEach(...)`). */
