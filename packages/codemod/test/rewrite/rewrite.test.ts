@@ -86,7 +86,7 @@ export function createServer(): McpServer {
     expect(sites.map((s) => s.status)).toEqual(['migrated']);
     const helper = read('confirm.ts');
     expect(helper).toContain('export async function confirm(server: McpServer, message: string, ctx: ServerContext, key: string): Promise<boolean | InputRequiredResult>');
-    expect(helper).toContain('inputRequests: { [key]: inputRequired.elicit(');
+    expect(helper).toContain("inputRequests: { [key]: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
     expect(helper).not.toContain('elicitInput');
     const server = read('server.ts');
     expect(server).toContain("await confirm(server, `Drop ${table}?`, ctx, 'dropIt')");
@@ -282,8 +282,8 @@ export function createServer(): McpServer {
     });
     expect(sites.map((s) => s.status)).toEqual(['migrated', 'migrated']);
     const out = read('server.ts');
-    expect(out).toContain("inputRequests: { answer: inputRequired.elicit(");
-    expect(out).toContain("inputRequests: { answer_2: inputRequired.elicit(");
+    expect(out).toContain("inputRequests: { answer: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
+    expect(out).toContain("inputRequests: { answer_2: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
   }, 300_000);
 
   it('wires requestState verification into a server constructed in another file', async () => {

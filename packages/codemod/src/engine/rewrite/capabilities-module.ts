@@ -9,6 +9,15 @@ import type { ModuleFlavour } from './state-module.js';
 
 export const CAPABILITIES_MODULE_BASENAME = 'mcp-client-capabilities';
 export const CAPABILITIES_EXPORT = 'requestClientCapabilities';
+export const REQUIRE_CAPABILITY_EXPORT = 'requireClientCapability';
+
+/** The legacy SDK's error when the client had not declared what a request needs (also the capability names `requireClientCapability` takes). */
+export const MISSING_CAPABILITY_ERRORS: Record<string, string> = {
+  elicitation: 'Client does not support form elicitation.',
+  'elicitation.url': 'Client does not support url elicitation.',
+  sampling: 'Client does not support sampling (required for sampling/createMessage)',
+  roots: 'Client does not support listing roots (required for roots/list)',
+};
 
 export function capabilitiesModuleText(flavour: ModuleFlavour): string {
   const ts = flavour === 'ts';
@@ -18,7 +27,11 @@ export function capabilitiesModuleText(flavour: ModuleFlavour): string {
       ? `const { ${key} } = require('${TARGET_SERVER_PACKAGE}');`
       : `import { ${key}${ts ? ', type ClientCapabilities, type ServerContext' : ''} } from '${TARGET_SERVER_PACKAGE}';`;
   const exportFn = flavour === 'cjs' ? 'function' : 'export function';
-  const tail = flavour === 'cjs' ? `\nmodule.exports = { ${CAPABILITIES_EXPORT} };\n` : '';
+  const tail = flavour === 'cjs' ? `\nmodule.exports = { ${CAPABILITIES_EXPORT}, ${REQUIRE_CAPABILITY_EXPORT} };\n` : '';
+  const errors = Object.entries(MISSING_CAPABILITY_ERRORS).map(([k, v]) => `  ${/^\w+$/.test(k) ? k : `'${k}'`}: '${v}',`);
+  const requireSignature = ts
+    ? `<T>(ctx: Pick<ServerContext, 'mcpReq'>, capability: keyof typeof MISSING_CAPABILITY_ERRORS, request: T, server?: { getClientCapabilities(): ClientCapabilities | undefined }): T`
+    : '(ctx, capability, request, server)';
   const read = ts
     ? [
         "  // The SDK types the envelope as `{}`: read the one key as the protocol defines it.",
@@ -40,6 +53,23 @@ ${imports}
 
 ${exportFn} ${CAPABILITIES_EXPORT}${signature} {
 ${read.join('\n')}
+}
+
+/** The legacy SDK's error when the client had not declared what a request needs. */
+const MISSING_CAPABILITY_ERRORS = {
+${errors.join('\n')}
+}${ts ? ' as const' : ''};
+
+/**
+ * \`request\` (an embedded request to ask for) when the client declared \`capability\`, or declared
+ * nothing this request can read; otherwise the legacy SDK's error, which the handler's own fallback
+ * for a client that cannot be asked expects.
+ */
+${exportFn} ${REQUIRE_CAPABILITY_EXPORT}${requireSignature} {
+  const capabilities = ${CAPABILITIES_EXPORT}(ctx, server);
+  const declared = capability === 'elicitation.url' ? capabilities?.elicitation?.url : capabilities?.[capability];
+  if (capabilities && !declared) throw new Error(MISSING_CAPABILITY_ERRORS[capability]);
+  return request;
 }
 ${tail}`;
 }

@@ -5,7 +5,7 @@
 import { Node } from 'ts-morph';
 import { LEGACY_REQUESTS, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
-import { CAPABILITIES_EXPORT } from './capabilities-module.js';
+import { CAPABILITIES_EXPORT, MISSING_CAPABILITY_ERRORS, REQUIRE_CAPABILITY_EXPORT } from './capabilities-module.js';
 import { quote } from './text.js';
 
 /** What the generated code needs from the file: names to import, whether type syntax is allowed. */
@@ -111,13 +111,6 @@ export function capabilitiesExpression(env: EmitEnv, server?: string): string {
   return server ? `(${envelope} ?? ${server}.getClientCapabilities())` : envelope;
 }
 
-/** The legacy SDK's error when the client lacks the capability, thrown before asking so fallback paths keep their trigger. */
-const CAPABILITY_ERRORS: Record<string, string> = {
-  elicitation: 'Client does not support form elicitation.',
-  'elicitation-url': 'Client does not support url elicitation.',
-  sampling: 'Client does not support sampling (required for sampling/createMessage)',
-  roots: 'Client does not support listing roots (required for roots/list)',
-};
 
 /**
  * The server whose `getClientCapabilities()` is the fallback for a site called on a low-level
@@ -158,13 +151,32 @@ function mayHaveClientCapabilities(receiver: Node): boolean {
   return type.getNonNullableType().getProperty('getClientCapabilities') !== undefined;
 }
 
-function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: string, site?: Site): string[] {
-  const declared = errorKey === 'elicitation-url' ? `${capsName}.elicitation?.url` : `${capsName}.${capability}`;
-  const read = capabilitiesExpression(env, site ? legacyCapabilitiesFallback(site) : undefined);
-  return [
-    `const ${capsName} = ${read};`,
-    `if (${capsName} && !${declared}) throw new Error(${quote(CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`,
-  ];
+/**
+ * How the request's capability is checked before asking (the legacy SDK threw when the client had
+ * not declared it, and the handler's own fallback for such a client expects that error): the
+ * embedded request is handed through the generated `requireClientCapability`, which throws that
+ * error first. Where the file already binds that name, the check is written out before the ask.
+ */
+function capabilityCheck(env: EmitEnv, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, capsName: () => string, site?: Site): { lines: string[]; wrap: (builder: string) => string } {
+  const fallback = site ? legacyCapabilitiesFallback(site) : undefined;
+  if (!env.names.has(REQUIRE_CAPABILITY_EXPORT)) {
+    env.capabilityImports.add(REQUIRE_CAPABILITY_EXPORT);
+    const name = quote(errorKey);
+    return { lines: [], wrap: (builder) => `${REQUIRE_CAPABILITY_EXPORT}(${env.ctx}, ${name}, ${builder}${fallback ? `, ${fallback}` : ''})` };
+  }
+  const caps = capsName();
+  const declared = errorKey === 'elicitation.url' ? `${caps}.elicitation?.url` : `${caps}.${capability}`;
+  const read = capabilitiesExpression(env, fallback);
+  return {
+    lines: [`const ${caps} = ${read};`, `if (${caps} && !${declared}) throw new Error(${quote(MISSING_CAPABILITY_ERRORS[errorKey] ?? 'Client does not support this request')});`],
+    wrap: (builder) => builder,
+  };
+}
+
+/** A read plan's builder and capability check, from the unchecked builder. */
+function checked(env: EmitEnv, builder: string, capability: 'elicitation' | 'sampling' | 'roots', errorKey: string, base: string, site?: Site): { builder: string; capabilityCheck: string[] } {
+  const check = capabilityCheck(env, capability, errorKey, () => env.names.take(`${base}Capabilities`), site);
+  return { builder: check.wrap(builder), capabilityCheck: check.lines };
 }
 
 /**
@@ -175,7 +187,6 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
   const info = LEGACY_REQUESTS[site.method];
   const responses = `${env.ctx}.mcpReq.inputResponses`;
   const answer = env.names.take(`${base}Answer`);
-  const caps = env.names.take(`${base}Capabilities`);
   env.values.add(TARGET.inputRequired);
   env.values.add(TARGET.inputResponse);
   const prelude: string[] = [];
@@ -192,8 +203,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
         return {
           prelude,
           missing: `${answer}.kind !== 'elicit'`,
-          builder: `${TARGET.inputRequired}.elicitUrl({ message: ${request}.message, url: ${request}.url })`,
-          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation-url', caps, site),
+          ...checked(env, `${TARGET.inputRequired}.elicitUrl({ message: ${request}.message, url: ${request}.url })`, 'elicitation', 'elicitation.url', base, site),
           value: `{ action: ${answer}.action }`,
           valueType: 'ElicitResult',
         };
@@ -218,8 +228,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
             `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid elicitation result');`,
             '}',
           ],
-          builder: `${TARGET.inputRequired}.elicit(${request})`,
-          capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps, site),
+          ...checked(env, `${TARGET.inputRequired}.elicit(${request})`, 'elicitation', 'elicitation', base, site),
           value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
           valueType: 'ElicitResult',
         };
@@ -241,8 +250,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
           `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Elicitation response content does not match requested schema');`,
           '}',
         ],
-        builder: `${TARGET.inputRequired}.elicit(${request})`,
-        capabilityCheck: capabilityCheck(env, 'elicitation', 'elicitation', caps, site),
+        ...checked(env, `${TARGET.inputRequired}.elicit(${request})`, 'elicitation', 'elicitation', base, site),
         value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
         valueType: 'ElicitResult',
       };
@@ -259,8 +267,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
         prelude,
         // Malformed answers (not a CreateMessageResult) are re-requested, never trusted.
         missing: `${answer}.kind !== 'sampling' || !isSpecType.CreateMessageResult(${answer}.result)`,
-        builder: `${TARGET.inputRequired}.createMessage(${request})`,
-        capabilityCheck: capabilityCheck(env, 'sampling', 'sampling', caps, site),
+        ...checked(env, `${TARGET.inputRequired}.createMessage(${request})`, 'sampling', 'sampling', base, site),
         value: `${answer}.result`,
       };
     }
@@ -270,8 +277,7 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
       return {
         prelude,
         missing: `${answer}.kind !== 'roots'`,
-        builder: `${TARGET.inputRequired}.listRoots()`,
-        capabilityCheck: capabilityCheck(env, 'roots', 'roots', caps, site),
+        ...checked(env, `${TARGET.inputRequired}.listRoots()`, 'roots', 'roots', base, site),
         value: `{ roots: ${answer}.roots }`,
         valueType: 'ListRootsResult',
       };
