@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Node, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import { findSites, type FindContext } from '../find/index.js';
+import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
 /**
@@ -41,7 +42,7 @@ export function swallowedRequests(hostingFile: SourceFile, ctx: FindContext): Sw
       const caught = catchOf(site.node, 0, new Set());
       if (!caught) continue;
       const kind = Node.isCatchClause(caught) ? 'a catch clause' : 'a .catch() handler';
-      found.push({ where: `${functionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${functionName(caught)} (${fileOf(caught)})` });
+      found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${enclosingFunctionName(caught)} (${fileOf(caught)})` });
     }
   }
   return found;
@@ -120,12 +121,12 @@ function nameNode(fn: Node): Node | undefined {
   return undefined;
 }
 
-/** The innermost named function around `node` (`createServer` for the arrow it registers). */
-function functionName(node: Node): string {
+/** The innermost named function around `node` (`createServer` for the arrow it registers), named as reach names it. */
+function enclosingFunctionName(node: Node): string {
   for (const fn of node.getAncestors()) {
     if (!Node.isFunctionLikeDeclaration(fn)) continue;
-    const name = nameNode(fn);
-    if (name) return name.getText();
+    const name = functionName(fn);
+    if (name) return name;
   }
   return 'module-level code';
 }
