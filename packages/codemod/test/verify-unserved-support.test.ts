@@ -54,23 +54,31 @@ export function registerOrderTools(server: McpServer): void {
 }
 `;
 
+const dirs: string[] = [];
+
+/** The two files in a new v1 project (the real v1 SDK and zod linked), migrated by the real run. */
+async function migrateShop(server: string): Promise<{ dir: string; result: MigrationResult }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-unserved-'));
+  dirs.push(dir);
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } }));
+  fs.writeFileSync(path.join(dir, 'src', 'server.ts'), server);
+  fs.writeFileSync(path.join(dir, 'src', 'orders.ts'), ORDERS);
+  return { dir, result: await migrateProject(['src'], { cwd: dir }) };
+}
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult | undefined => result.files.find((f) => f.path === path.join(dir, 'src', name));
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-unserved-'));
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } }));
-  fs.writeFileSync(path.join(dir, 'src', 'server.ts'), SERVER);
-  fs.writeFileSync(path.join(dir, 'src', 'orders.ts'), ORDERS);
-  result = await migrateProject(['src'], { cwd: dir });
+  ({ dir, result } = await migrateShop(SERVER));
 }, 600_000);
 
 afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 describe('a rewrite verify undoes', () => {
@@ -90,5 +98,41 @@ describe('a rewrite verify undoes', () => {
 
   it('creates no codec or capabilities module', () => {
     expect(result.files.filter((f) => f.status === 'created').map((f) => path.basename(f.path))).toEqual([]);
+  });
+});
+
+// The same project hosted on stdio in the server's file, with a use of the server that keeps the
+// hosting flagged: the file goes back to its v1 text, and the hosting site is reported at its line
+// there, not at its line in the text the rewrite had changed (the requestState wiring it added
+// above, which verify took out again).
+const HOSTED = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { registerOrderTools } from './orders.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'shop', version: '1.0.0' });
+  registerOrderTools(server);
+  return server;
+}
+
+export async function main(): Promise<void> {
+  const server = createServer();
+  Object.assign(globalThis, { server });
+  await server.connect(new StdioServerTransport());
+}
+`;
+
+describe('a flagged hosting in a file that goes back to v1', () => {
+  let hosted: MigrationResult;
+  let hostedDir: string;
+  beforeAll(async () => {
+    ({ dir: hostedDir, result: hosted } = await migrateShop(HOSTED));
+  }, 600_000);
+
+  it('is reported at its line in the file the user ran on', () => {
+    const server = hosted.files.find((f) => f.path === path.join(hostedDir, 'src', 'server.ts'))!;
+    const connectLine = HOSTED.split('\n').findIndex((l) => l.includes('server.connect(')) + 1;
+    expect(server.sites.map((s) => [s.method, s.status, s.line])).toEqual([['serving', 'flagged', connectLine]]);
+    expect(server.output!.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(HOSTED);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { isLegacyMethod } from '@mcp-mrtr/surface';
 import { findSites, type FindContext } from '../engine/find/index.js';
-import { identityLineMap } from '../engine/line-map.js';
+import { buildLineMap, identityLineMap } from '../engine/line-map.js';
 import type { MarkerRequest } from '../engine/markers.js';
 import type { Site, SiteDecision } from '../engine/model.js';
 import type { ServingFinding } from '../engine/serving/index.js';
@@ -43,8 +43,9 @@ export function revertUnneededUpgrades({ loaded, preRewrite, serving, decisions,
     if (!undone.has(file.path)) continue;
     const shebangLines = shebangLineCount(file);
     const v1Text = file.sliced?.body ?? file.source.body;
-    // the serving stage's findings were made on the upgraded text: their lines in the v1 text
-    const findings = (serving.get(file.path) ?? []).map((f) => ({ f, line: file.lineMap.toOriginal(f.line) - shebangLines }));
+    // the serving stage's findings were made on the rewritten text (f.text): through the upgraded
+    // text (before the rewrite) to their lines in the v1 text, as the file results map them
+    const findings = (serving.get(file.path) ?? []).map((f) => ({ f, line: file.lineMap.toOriginal(buildLineMap(preRewrite.get(file.path)!, f.text).toOriginal(f.line)) - shebangLines }));
     file.sourceFile.replaceWithText(v1Text);
     preRewrite.set(file.path, v1Text);
     file.upgraded = false;
