@@ -71,6 +71,21 @@ process.on('SIGINT', () => {
 });
 `;
 
+// A helper function of the module reads the module-level server: wrapped into a factory, the
+// server would no longer be in its scope.
+const SHARED_BY_HELPER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+const server = new McpServer({ name: 'shared', version: '1.0.0' });
+
+function serverName(): string {
+  return server.server.getClientVersion()?.name ?? 'unknown';
+}
+
+server.registerTool('who', { description: 'Names the client' }, async () => ({ content: [{ type: 'text', text: serverName() }] }));
+await server.connect(new StdioServerTransport());
+`;
+
 const HTTP_SESSIONS = `import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -272,7 +287,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'serving', type: 'module' }));
-  const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS, 'http-optional-param.ts': HTTP_OPTIONAL_PARAM };
+  const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'shared-by-helper.ts': SHARED_BY_HELPER, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS, 'http-optional-param.ts': HTTP_OPTIONAL_PARAM };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
 }, 120_000);
@@ -328,6 +343,14 @@ describe('serving: stdio', () => {
     expect(out.sites[0]!.advice).toMatch(/serveStdio\(createServer\) from '@modelcontextprotocol\/server\/stdio'/);
     expect(out.output).toContain(`// ${TODO_MARKER}(`);
     expect(out.output).toContain('await server.connect(new StdioServerTransport());');
+  });
+});
+
+describe('serving: a module-level server read by a helper', () => {
+  it('is flagged naming the helper that would lose sight of it', () => {
+    const out = file('shared-by-helper.ts');
+    expect(out.sites.map((s) => [s.line, s.method, s.status])).toEqual([[11, 'serving', 'flagged']]);
+    expect(out.sites[0]!.reason).toContain(`'server' is used in a statement that is not a registration on it (function serverName, which would no longer see it inside the factory)`);
   });
 });
 
@@ -395,7 +418,7 @@ describe('serving: Streamable HTTP and per-session state', () => {
   });
 
   it('changes nothing on a second run', async () => {
-    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs', 'http-in-main.mjs', 'http-optional-param.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
+    for (const name of ['factory.ts', 'module-level.ts', 'used-after.ts', 'shared-by-helper.ts', 'http.ts', 'class-hosting.ts', 'http-class.ts', 'http-tenant.ts', 'http-stateful-raw.ts', 'http-plain.mjs', 'http-in-main.mjs', 'http-optional-param.ts']) fs.writeFileSync(path.join(dir, 'src', name), file(name).output!);
     const again = await migrateProject(['src'], { cwd: dir });
     for (const f of again.files) expect(f.output ?? f.original, path.basename(f.path)).toBe(f.original);
   });

@@ -72,12 +72,51 @@ export function createServer() {
 }
 `;
 
+// Low-level tools/list handlers returning tool definitions written as object literals whose
+// inputSchema properties differ (TypeScript fills the missing keys with `key?: undefined`): inline,
+// and in an unannotated module-level array returned by shorthand.
+const LITERAL_TOOLS = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const TOOLS = [
+  { name: 'add', description: 'Adds', inputSchema: { type: 'object' as const, properties: { a: { type: 'number' }, b: { type: 'number' } } } },
+  { name: 'say', description: 'Says', inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } } } },
+];
+
+export function createInline() {
+  const server = new Server({ name: 'inline', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      { name: 'remove', description: 'Removes', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } },
+      { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    ],
+  }));
+  return server;
+}
+
+export function createShared() {
+  const server = new Server({ name: 'shared', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = TOOLS;
+    return { tools };
+  });
+  return server;
+}
+
+export function createListed() {
+  const server = new Server({ name: 'listed', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  return server;
+}
+`;
+
 // A migrated handler in a file that imports both: their upgrade is needed (a v2 server type crosses
 // into this file); a file no migrated file is connected to stays on v1 (upgrade-scope.test.ts).
 const ASK = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { log } from './logger.js';
 import { createServer as createShapes } from './shapes.js';
 import { createServer as createLoose } from './loose.js';
+import { createInline, createListed, createShared } from './literal-tools.js';
 
 export function createAll() {
   const ask = new McpServer({ name: 'ask', version: '1.0.0' });
@@ -86,7 +125,7 @@ export function createAll() {
     log.tool('confirm', 'answered', { action: answer.action });
     return { content: [{ type: 'text', text: answer.action }] };
   });
-  return [ask, createShapes(), createLoose()];
+  return [ask, createShapes(), createLoose(), createInline(), createShared(), createListed()];
 }
 `;
 
@@ -110,6 +149,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'upgrade', type: 'module' }));
   fs.writeFileSync(path.join(dir, 'src', 'shapes.ts'), CONTEXT_SHAPES);
   fs.writeFileSync(path.join(dir, 'src', 'loose.ts'), LOOSE_TOOLS);
+  fs.writeFileSync(path.join(dir, 'src', 'literal-tools.ts'), LITERAL_TOOLS);
   fs.writeFileSync(path.join(dir, 'src', 'ask.ts'), ASK);
   fs.writeFileSync(path.join(dir, 'src', 'logger.ts'), LOGGER);
   result = await migrateProject(['src'], { cwd: dir });
@@ -159,6 +199,38 @@ describe('the upgrade compiles: handler-context shapes and raw shapes are repair
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the upgrade compiles: tool definitions of a low-level tools/list handler', () => {
+  it('types an inline tools array through the handler and a module-level one as Tool[], and the file compiles', () => {
+    const out = file('literal-tools.ts').output!;
+    expect(out).toContain(`import { type ListToolsResult, Server, type Tool } from '@modelcontextprotocol/server';`);
+    expect(out).toContain('const TOOLS: Tool[] = [');
+    expect(out).toContain(`server.setRequestHandler('tools/list', async (): Promise<ListToolsResult> => ({`);
+    // a handler that returns a local variable is left as written: TOOLS typed Tool[] already covers it
+    expect(out).toContain(`server.setRequestHandler('tools/list', async () => {`);
+    expect(file('literal-tools.ts').sites).toEqual([]);
+    expect(typeErrors('literal-tools.ts')).toEqual([]);
+  });
+
+  it('the typed handlers list their tools to a real 2026-07-28 client', async () => {
+    const modulePath = path.join(dir, 'src', 'literal-tools.migrated.ts');
+    fs.writeFileSync(modulePath, file('literal-tools.ts').output!);
+    const mod = (await import(modulePath)) as Record<'createInline' | 'createListed', () => never>;
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const names: string[][] = [];
+    for (const create of [mod.createInline, mod.createListed]) {
+      const handler = createMcpHandler(() => create());
+      const client = new Client({ name: 'mrtr-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://test.local/mcp'), { fetch: async (url, init) => handler.fetch(new Request(url, init)) }));
+      try {
+        names.push((await client.listTools()).tools.map((t) => t.name));
+      } finally {
+        await client.close();
+      }
+    }
+    expect(names).toEqual([['remove', 'echo'], ['add', 'say']]);
   });
 });
 

@@ -7,12 +7,15 @@
  *   receives the v2 `ServerContext`: the annotation becomes `ServerContext` and the property
  *   accesses follow its shape (`extra.requestId` → `extra.mcpReq.id`), so log fields keep their value;
  * - a zod raw shape typed `z.ZodRawShape` passed where v2 expects a schema object
- *   (`inputSchema: shape`) is wrapped: `inputSchema: z.object(shape)`.
+ *   (`inputSchema: shape`) is wrapped: `inputSchema: z.object(shape)`;
+ * - tool definitions of a low-level `tools/list` handler written as object literals are typed
+ *   `ListToolsResult` / `Tool[]` (`upgrade-list-results.ts`).
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/state-module.js';
+import { typeToolListResults } from './upgrade-list-results.js';
 
 /** v1 handler-context properties and where v2's `ServerContext` has them. */
 export const CONTEXT_PROPERTIES: Record<string, string> = {
@@ -35,6 +38,7 @@ export function repairUpgrade(sourceFile: SourceFile): string[] {
   const notes: string[] = [];
   notes.push(...repairContextParameters(sourceFile));
   notes.push(...wrapRawShapes(sourceFile));
+  notes.push(...typeToolListResults(sourceFile));
   return notes;
 }
 

@@ -65,7 +65,7 @@ export function wrapConstruction(
     const statement = siblings.find((s) => s.containsRange(use.getPos(), use.getEnd()));
     if (!statement || statement === connectStatement) return `'${name}' is used outside the statements that set it up`;
     if (statement.getStart() < declaration.getStart() || statement.getStart() > connectStatement.getStart()) return `'${name}' is used after connecting (serveStdio owns the instance)`;
-    if (!Node.isExpressionStatement(statement) || !isSetUpStatement(statement.getExpression(), name)) return `'${name}' is used in a statement that is not a registration on it`;
+    if (!Node.isExpressionStatement(statement) || !isSetUpStatement(statement.getExpression(), name)) return `'${name}' is used in a statement that is not a registration on it${statementName(statement)}`;
     if (statement.getDescendantsOfKind(SyntaxKind.AwaitExpression).some((a) => !a.getFirstAncestor((x) => Node.isFunctionLikeDeclaration(x) || Node.isArrowFunction(x) || Node.isFunctionExpression(x))))
       return 'a registration awaits at the top level';
     if (!moved.includes(statement)) moved.push(statement);
@@ -85,6 +85,22 @@ export function wrapConstruction(
   const edits: TextEdit[] = [{ start: declaration.getStart(), end: declaration.getEnd(), text }];
   for (const statement of moved) edits.push({ ...statementRange(sourceFile, statement), start: lineStartOf(full, commentedStart(statement)), text: '' });
   return { name: factory, edits };
+}
+
+/**
+ * ` (function confirm)` for a statement that declares names, so the user finds it; positions are
+ * not given: this text was found in the rewritten file, whose lines differ from the user's.
+ */
+function statementName(statement: Statement): string {
+  if (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement)) {
+    const declared = statement.getName();
+    return declared ? ` (${Node.isFunctionDeclaration(statement) ? 'function' : 'class'} ${declared}, which would no longer see it inside the factory)` : '';
+  }
+  if (Node.isVariableStatement(statement)) {
+    const names = statement.getDeclarations().map((d) => d.getName());
+    return ` (${statement.getDeclarationKind()} ${names.join(', ')}, which would no longer see it inside the factory)`;
+  }
+  return '';
 }
 
 /** `server.registerTool(...)`, `server.server.oninitialized = ...`, `registerTools(server)`. */
