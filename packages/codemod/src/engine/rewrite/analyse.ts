@@ -192,7 +192,8 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
   for (const point of points) {
     if (phaseReason) break;
     const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
-    if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before the request and must not repeat`;
+    const before = point.kind === 'url-throw' ? `the UrlElicitationRequiredError thrown at line ${line(point.statement)}` : 'the request';
+    if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before ${before} and must not repeat`;
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
   const obstacle = flagReason ?? phaseReason;

@@ -47,6 +47,9 @@ function partsRunWhenFallingThrough(statement: Node): Node[] {
 
 /** Whether no execution can reach `b` after having reached `a` (`a` comes first in the source). */
 export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
+  // `a` itself returns or throws (a URL elicitation throw, `return await ...`): nothing after it runs,
+  // unless a try around it hands control to its catch or finally.
+  if (definitelyExits(a) && !a.getAncestors().some((n) => n !== body && body.containsRange(n.getPos(), n.getEnd()) && Node.isTryStatement(n))) return true;
   let node: Node = a;
   while (node !== body) {
     const parent = node.getParent();
