@@ -537,6 +537,84 @@ export class Session {
       [16, 'unreachable: the request function `ask` is handed to other code in the object passed to `tool.execute(...)` (line 16): its callers decide the round; migrate the callers or the framework'],
     ]);
   });
+  it('names a request member of an object a method returns, with the calls the object is handed to', () => {
+    expect(
+      reasonsOf(`
+type Load = (args: object, ctx: { ask(message: string): Promise<unknown> }) => Promise<string>;
+export class Host {
+  #server: Server;
+  #loads: Load[] = [];
+  constructor(server: Server) { this.#server = server; }
+  #context() {
+    return {
+      ask: (message: string) => this.#server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }),
+    };
+  }
+  async read(i: number) { return this.#loads[i]!({}, this.#context()); }
+}
+`),
+    ).toEqual([
+      [
+        11,
+        'unreachable: the request function `ask` is a member of the object returned by method `Host.#context` (line 9), which is passed to `this.#loads[i]!(...)` (line 14): the code it is handed to decides the round; migrate that code or the framework',
+      ],
+    ]);
+  });
+
+  it('names the connection set-up when a request is sent after connecting the same server', () => {
+    expect(
+      reasonsOf(`
+export class Link {
+  #server: Server;
+  roots: unknown[] = [];
+  constructor(server: Server) { this.#server = server; }
+  async connect(transport: Parameters<Server['connect']>[0]) {
+    await this.#server.connect(transport);
+    const listed = await this.#server.listRoots();
+    this.roots = listed.roots;
+  }
+}
+export async function main(server: Server, transport: Parameters<Server['connect']>[0]) {
+  await server.connect(transport);
+  await Promise.all([1].map(async () => server.createMessage({ messages: [], maxTokens: 1 })));
+}
+`),
+    ).toEqual([
+      [10, 'lifecycle-hook: connection set-up in method `Link.connect` after `this.#server.connect(transport)` (line 9)'],
+      [16, 'lifecycle-hook: connection set-up in function `main` after `server.connect(transport)` (line 15)'],
+    ]);
+  });
+
+  it('names a public method returning the request that only tests call as the API it exposes, not the test', () => {
+    const project = virtualProject();
+    const session = addSource(project, `${HEAD}
+export class Session {
+  #server: Server;
+  constructor(server: Server) { this.#server = server; }
+  public async requestRoots() {
+    return this.#server.listRoots();
+  }
+}
+`, '.ts', 'api-session.ts');
+    const test = addSource(project, `import { describe, it } from 'vitest';
+import { Session } from './api-session.js';
+declare const session: Session;
+describe('session', () => {
+  it('lists roots', async () => {
+    await session.requestRoots();
+  });
+});
+`, '.ts', 'api-session.test.ts');
+    const ctx = { typeChecked: true };
+    const reaches = computeReaches({ sites: findSites(session, ctx), handlers: [], others: [], sourceFiles: [session, test] });
+    expect(reaches.map((r) => r.nonHandlerContexts.map((c) => `${c.context}: ${c.description}`))).toEqual([
+      [
+        "unreachable: method `Session.requestRoots` (line 7) exposes the request as an API to other code (it returns the request's answer); only tests call it (api-session.test.ts), no tools/call, prompts/get or resources/read handler of this run: its callers decide the round; migrate the callers or the framework",
+        'test-code: the test `session` (api-session.test.ts:4)',
+      ],
+    ]);
+  });
+
   it('names the file of an uncalled caller in another file than the request', () => {
     const project = virtualProject();
     const helper = addSource(project, `${HEAD}

@@ -31,6 +31,8 @@ export interface ReachInput {
   originalLine?: (node: Node) => number;
 }
 
+const HANDLERS = 'tools/call, prompts/get or resources/read handler';
+
 export function computeReaches(input: ReachInput): Reach[] {
   const graph = new CallGraph(input);
   return input.sites.map((site) => graph.reach(site));
@@ -70,7 +72,62 @@ class CallGraph {
     const out: Reach = { site, handlers: [], nonHandlerContexts: [] };
     const start = Node.isThrowStatement(site.node) ? site.node : site.node;
     this.explore(start, [], new Set(), out, true);
+    if (out.handlers.length === 0) {
+      const api = this.exposedToTestsOnly(site, out);
+      if (api) out.nonHandlerContexts.unshift(api);
+    }
     return out;
+  }
+
+  /**
+   * A public function or method that returns the request's answer and that only tests call: the
+   * obstacle is the API it offers to code outside the run (a framework's `requestSampling()`), not
+   * the test that happens to exercise it.
+   */
+  private exposedToTestsOnly(site: Site, out: Reach): EntryContext | undefined {
+    const fn = enclosingFunction(site.node);
+    const contexts = out.nonHandlerContexts;
+    // no caller at all: the function's own description already names the API
+    if (!fn || contexts.length === 0 || contexts.some((c) => c.node === fn) || !isPublicApi(fn) || !returnsValueOf(fn, site.node)) return undefined;
+    const tests = new Set<string>();
+    for (const c of contexts) {
+      const file = c.node.getSourceFile();
+      if (!looksLikeTestFile(file.getFilePath(), file.getFullText())) return undefined;
+      tests.add(file.getBaseName());
+    }
+    const at = this.placeIn(fn.getSourceFile(), site.sourceFile);
+    return {
+      context: 'unreachable',
+      node: fn,
+      description:
+        `${describeFunction(fn)} (${at(fn)}) exposes the request as an API to other code (it returns the request's answer); only tests call it (${[...tests].join(', ')}), no ${HANDLERS} of this run: ` +
+        `its callers decide the round; migrate the callers or the framework`,
+    };
+  }
+
+  /**
+   * The function sends the request after connecting the very server it sends it on
+   * (`await server.connect(transport); ... await server.listRoots()`, or hands that server to the
+   * call that does): connection set-up, where no client request is being answered.
+   */
+  private connectionSetup(fn: FunctionLike, node: Node, site: Site): EntryContext | undefined {
+    const receiver = requestReceiverText(site);
+    if (receiver === undefined) return undefined;
+    const names = (text: string, server: string): boolean => text === server || text.startsWith(`${server}.`);
+    // the request itself is in this function (also in a callback of it), or a call here hands the server on
+    const inside = fn.getPos() <= site.node.getPos() && site.node.getEnd() <= fn.getEnd();
+    const sentOn = (server: string): boolean => (inside && names(receiver, server)) || (Node.isCallExpression(node) && node.getArguments().some((a) => names(a.getText(), server)));
+    const body = (fn as FunctionLike & { getBody?: () => Node | undefined }).getBody?.();
+    if (!body) return undefined;
+    for (const call of body.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      if (call.getEnd() > node.getStart()) continue;
+      const callee = unwrapExpression(call.getExpression());
+      if (!callee || !Node.isPropertyAccessExpression(callee) || callee.getName() !== 'connect' || call.getArguments().length === 0) continue;
+      if (enclosingFunction(call) !== fn || !sentOn(callee.getExpression().getText())) continue;
+      const at = this.placeIn(fn.getSourceFile(), site.sourceFile);
+      return { context: 'lifecycle-hook', node: call, description: `connection set-up in ${describeFunction(fn)} after \`${abbreviate(call.getText(), 50)}\` (${at(call)})` };
+    }
+    return undefined;
   }
 
   private explore(node: Node, path: CallPathStep[], visited: Set<Node>, out: Reach, isSite: boolean): void {
@@ -102,6 +159,11 @@ class CallGraph {
       out.nonHandlerContexts.push(entry);
       return;
     }
+    const setup = this.connectionSetup(fn, node, out.site);
+    if (setup) {
+      out.nonHandlerContexts.push(setup);
+      return;
+    }
     if (visited.has(fn)) return;
     visited.add(fn);
 
@@ -121,7 +183,8 @@ class CallGraph {
 
     const callers = this.callersOf(fn);
     if (callers.length === 0) {
-      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, this.placeIn(node.getSourceFile(), out.site.sourceFile)) });
+      const at = this.placeIn(node.getSourceFile(), out.site.sourceFile);
+      out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, at, (returner) => this.callersOf(returner)) });
       return;
     }
     for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
@@ -262,8 +325,7 @@ function describeFunction(fn: Node): string {
  * to other code in an object, a public API that returns the request to its callers, a table entry
  * no dispatch was resolved through, or a function nothing in the run calls; with its name and line.
  */
-function unreachableDescription(fn: Node, node: Node, at: (node: Node) => string): string {
-  const HANDLERS = 'tools/call, prompts/get or resources/read handler';
+function unreachableDescription(fn: Node, node: Node, at: (node: Node) => string, callersOf: (fn: FunctionLike) => CallExpression[]): string {
   const { parent } = valueParent(fn);
   const objectOfProperty = parent && Node.isPropertyAssignment(parent) ? parent.getParent() : Node.isMethodDeclaration(fn) && Node.isObjectLiteralExpression(fn.getParent()) ? fn.getParent() : undefined;
   const passedTo = objectOfProperty ? callTakingValue(objectOfProperty) : undefined;
@@ -272,6 +334,19 @@ function unreachableDescription(fn: Node, node: Node, at: (node: Node) => string
     return (
       `the request function${key ? ` \`${key}\`` : ''} is handed to other code in the object passed to \`${abbreviate(passedTo.getExpression().getText(), 40)}(...)\` (${at(passedTo)}): ` +
       `its callers decide the round; migrate the callers or the framework`
+    );
+  }
+  const returner = objectOfProperty ? functionReturning(objectOfProperty) : undefined;
+  if (returner) {
+    const key = functionName(fn);
+    const handedTo = callersOf(returner).flatMap((call) => {
+      const outer = callTakingValue(call);
+      return outer ? [`\`${abbreviate(outer.getExpression().getText(), 40)}(...)\` (${at(outer)})`] : [];
+    });
+    const shown = handedTo.slice(0, 3).join(', ') + (handedTo.length > 3 ? ` and ${handedTo.length - 3} more` : '');
+    return (
+      `the request function${key ? ` \`${key}\`` : ''} is a member of the object returned by ${describeFunction(returner)} (${at(returner)})${handedTo.length > 0 ? `, which is passed to ${shown}` : ' to its callers'}: ` +
+      `the code it is handed to decides the round; migrate that code or the framework`
     );
   }
   if (isPublicApi(fn) && returnsValueOf(fn, node)) {
@@ -311,6 +386,21 @@ function testBlockOf(node: Node): string | undefined {
 /** The line a node's own text starts on (after comments and blank lines). */
 export function lineOf(node: Node): number {
   return node.getSourceFile().getLineAndColumnAtPos(node.getStart()).line;
+}
+
+/** The function whose return value an object literal is (`return { elicit: ... }`, `() => ({ ... })`). */
+function functionReturning(object: Node): FunctionLike | undefined {
+  const { parent, child } = valueParent(object);
+  if (!parent) return undefined;
+  if (Node.isReturnStatement(parent)) return enclosingFunction(parent);
+  return Node.isArrowFunction(parent) && parent.getBody() === child ? parent : undefined;
+}
+
+/** The text of what a request is sent on (`this.server` of `this.server.listRoots()`), when it is a method call. */
+function requestReceiverText(site: Site): string | undefined {
+  if (!Node.isCallExpression(site.node)) return undefined;
+  const callee = unwrapExpression(site.node.getExpression());
+  return callee && Node.isPropertyAccessExpression(callee) ? callee.getExpression().getText() : undefined;
 }
 
 /** The call an object literal is an argument of (`tool.execute(args, { elicit: ... })`). */
