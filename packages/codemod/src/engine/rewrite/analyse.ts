@@ -10,6 +10,7 @@ import { firstEffect, abbreviate } from './purity.js';
 import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flow.js';
 import { awaitedRequest } from './timeout.js';
+import { lostFailureFallback } from './fail-open.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -136,6 +137,10 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
     throw new Obstacle(`the handler's body is the expression \`${abbreviate(forwarded.path[0]!.call.getExpression().getText(), 40)}(...)\` (an arrow without a block) and the request is reached inside that call; the rewrite restructures statement bodies only`);
   }
   const { fn, body } = functionWithBody(handler.fn, 'the handler');
+  for (const { site } of entries) {
+    const lost = lostFailureFallback(site);
+    if (lost) throw new Obstacle(lost);
+  }
   const points = requestPoints(fn, entries);
   const sites = entries.map((e) => e.site);
   if (points.length === 0) throw new Obstacle('no request point found in the handler');
