@@ -16,7 +16,7 @@ import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js'
 import { emitLoopHandler } from './emit-loop.js';
 import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
-import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf, type LiveVar } from './live.js';
+import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
@@ -111,7 +111,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   for (let k = 0; k < work.points.length; k++) {
     const declared = declaredIn(statements.slice(0, idx[k]));
     const after = statements.slice(idx[k]);
-    live.push(classifyLive(referencedLater(declared, after), after, ts, options.typeChecked, knownTypes));
+    live.push(liveAcross(declared, after, ts, options.typeChecked, knownTypes));
   }
   const segText = (s: Statement, extra: string): string => {
     const inner = capEdits.filter((e) => e.start >= s.getStart() && e.end <= s.getEnd());

@@ -12,7 +12,7 @@ import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
-import { classifyLive, declaredIn, referencedLater, stateField, stateKeyOf } from './live.js';
+import { declaredIn, liveAcross, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
@@ -52,7 +52,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
 
   const topLevel = new Set(declaredIn([...pre, ...post]).map((d) => d.name));
   const after = [loop, ...post];
-  const live = classifyLive(referencedLater(declaredIn(pre), after), after, ts, options.typeChecked, new Map());
+  const live = liveAcross(declaredIn(pre), after, ts, options.typeChecked, new Map());
   const storedVars = live.filter((v) => v.mode === 'store');
   const carried = storedVars.map((v) => v.name);
 

@@ -274,6 +274,22 @@ export function classifyLive(declared: Declared[], after: Node[], ts: boolean, t
   });
 }
 
+/**
+ * The locals that must reach the next round, classified: those read at or after the point, and,
+ * for each recomputed one, the locals its declaration reads (`const spec = def.actions[name]` re-run
+ * later needs `def` there too), until nothing more is needed. In declaration order.
+ */
+export function liveAcross(declared: Declared[], after: Node[], ts: boolean, typeChecked: boolean, knownTypes: Map<string, string>): LiveVar[] {
+  let wanted = referencedLater(declared, after);
+  for (;;) {
+    const live = classifyLive(wanted, after, ts, typeChecked, knownTypes);
+    const needed = referencedLater(declared, live.filter((v) => v.mode === 'recompute').map((v) => v.statement));
+    const missing = needed.filter((d) => !wanted.includes(d));
+    if (missing.length === 0) return live;
+    wanted = declared.filter((d) => wanted.includes(d) || missing.includes(d));
+  }
+}
+
 /** Keys the generated state object uses itself: a carried local of the same name travels under another key. */
 const RESERVED_STATE_KEYS = ['phase', 'args'];
 
