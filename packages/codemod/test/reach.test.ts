@@ -633,3 +633,107 @@ export const blockers = { guard: async (server: Server) => confirm(server) };
     ]);
   });
 });
+
+describe('computeReaches: calls the type checker resolves to another declaration of the method', () => {
+  const CONFIRMER = `${HEAD}
+export interface Confirmer {
+  confirm(message: string): Promise<boolean>;
+}
+/** Satisfies Confirmer structurally (no implements clause). */
+export class FormConfirmer {
+  constructor(private readonly server: Server) {}
+  async confirm(message: string): Promise<boolean> {
+    const answer = await this.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+    return answer.action === 'accept';
+  }
+}
+`;
+  const TOOL_BASE = `${HEAD}
+import type { Confirmer } from './virtual-confirmer.js';
+export abstract class ToolBase {
+  abstract readonly name: string;
+  constructor(protected readonly confirmer: Confirmer) {}
+  protected abstract execute(args: Record<string, unknown>): Promise<string>;
+  async invoke(args: Record<string, unknown>) {
+    return { content: [{ type: 'text' as const, text: await this.execute(args) }] };
+  }
+  register(mcp: McpServer) {
+    mcp.registerTool(this.name, {}, this.invoke.bind(this));
+  }
+}
+`;
+
+  it('a tool base class calling a service through an interface, and a subclass execute() called by the base', () => {
+    const project = virtualProject();
+    const confirmer = addSource(project, CONFIRMER, '.ts', 'virtual-confirmer.ts');
+    const base = addSource(project, TOOL_BASE, '.ts', 'virtual-tool-base.ts');
+    const tool = addSource(project, `import { ToolBase } from './virtual-tool-base.js';
+export class DropTool extends ToolBase {
+  readonly name = 'drop';
+  protected async execute(args: Record<string, unknown>): Promise<string> {
+    if (!(await this.confirmer.confirm(\`Drop \${String(args.table)}?\`))) return 'kept';
+    return 'dropped';
+  }
+}
+`, '.ts', 'virtual-drop-tool.ts');
+    const files = [confirmer, base, tool];
+    const ctx = { typeChecked: true };
+    const regs = files.map((f) => findRegistrations(f, ctx));
+    const [reach] = computeReaches({ sites: files.flatMap((f) => findSites(f, ctx)), handlers: regs.flatMap((r) => r.handlers), others: [], sourceFiles: files });
+    expect(reach!.nonHandlerContexts).toEqual([]);
+    expect(reach!.handlers.map((h) => h.path.map((p) => [p.call.getExpression().getText(), p.virtualThrough]))).toEqual([
+      [
+        ['this.execute', 'the base-class method `ToolBase.execute` (virtual-tool-base.ts:8)'],
+        ['this.confirmer.confirm', 'the interface member `Confirmer.confirm` (virtual-confirmer.ts:5)'],
+      ],
+    ]);
+  });
+
+  it('a sibling subclass, a class that does not satisfy the interface and an unrelated method of the same name are not callers', () => {
+    const project = virtualProject();
+    const confirmer = addSource(project, CONFIRMER, '.ts', 'virtual-confirmer.ts');
+    const base = addSource(project, TOOL_BASE, '.ts', 'virtual-tool-base.ts');
+    const other = addSource(project, `import { ToolBase } from './virtual-tool-base.js';
+export interface Prompter {
+  confirm(message: string, level: 'low' | 'high'): Promise<'yes' | 'no'>;
+}
+export class ListTool extends ToolBase {
+  readonly name = 'list';
+  protected async execute(): Promise<string> {
+    return 'a, b';
+  }
+  async run(prompter: Prompter) {
+    return prompter.confirm('List?', 'low');
+  }
+}
+export class AuditTool extends ToolBase {
+  readonly name = 'audit';
+  protected async execute(): Promise<string> {
+    return this.listing.execute();
+  }
+  private readonly listing = { execute: async () => 'none' };
+}
+`, '.ts', 'virtual-other-tools.ts');
+    const drop = addSource(project, `import { ToolBase } from './virtual-tool-base.js';
+import { FormConfirmer } from './virtual-confirmer.js';
+export class DropTool extends ToolBase {
+  readonly name = 'drop';
+  protected async execute(): Promise<string> {
+    return (await new FormConfirmer(null!).confirm('Drop?')) ? 'dropped' : 'kept';
+  }
+}
+`, '.ts', 'virtual-drop-direct.ts');
+    const files = [confirmer, base, other, drop];
+    const ctx = { typeChecked: true };
+    const regs = files.map((f) => findRegistrations(f, ctx));
+    const [reach] = computeReaches({ sites: files.flatMap((f) => findSites(f, ctx)), handlers: regs.flatMap((r) => r.handlers), others: [], sourceFiles: files });
+    // one path only: the base's this.execute() to DropTool.execute, which calls FormConfirmer directly
+    expect(reach!.handlers.map((h) => h.path.map((p) => [p.call.getExpression().getText(), p.virtualThrough]))).toEqual([
+      [
+        ['this.execute', 'the base-class method `ToolBase.execute` (virtual-tool-base.ts:8)'],
+        ["new FormConfirmer(null!).confirm", undefined],
+      ],
+    ]);
+    expect(reach!.nonHandlerContexts).toEqual([]);
+  });
+});

@@ -73,6 +73,12 @@ export interface CallPathStep {
   call: CallExpression;
   /** The function declaration/expression that is called. */
   callee: Node;
+  /**
+   * The call resolves to another declaration of the callee (an interface member its class
+   * implements, a base-class method it overrides), named with its place: other instances run other
+   * implementations.
+   */
+  virtualThrough?: string;
 }
 
 export interface Reach {

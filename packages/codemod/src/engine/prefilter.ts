@@ -10,6 +10,7 @@ import path from 'node:path';
 import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, SSE_TRANSPORTS, mayContainLegacySite } from '@mcp-mrtr/surface';
 
 const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\n]+)\1/g;
+const BARE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])([@A-Za-z0-9_][^'"\n:]*)\1/g;
 const RESOLVE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const JS_TO_TS: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
 
@@ -29,9 +30,25 @@ export interface PrefilterResult {
   importers?: Map<string, string[]>;
 }
 
-/** Relative imports of a file resolved against the known file set. */
-export function relativeImports(file: string, text: string, known: Set<string>): string[] {
+/**
+ * The source file a bare specifier names in the run's own code (a workspace package of a monorepo,
+ * engine/workspace-packages.ts), or undefined.
+ */
+export type BareImportResolver = (specifier: string) => string | undefined;
+
+/**
+ * Relative imports of a file resolved against the known file set, and, with `bare`, the imports of
+ * workspace packages whose source is among the known files.
+ */
+export function relativeImports(file: string, text: string, known: Set<string>, bare?: BareImportResolver): string[] {
   const out: string[] = [];
+  if (bare) {
+    BARE_SPECIFIER.lastIndex = 0;
+    for (let m = BARE_SPECIFIER.exec(text); m; m = BARE_SPECIFIER.exec(text)) {
+      const resolved = bare(m[2]!);
+      if (resolved && known.has(resolved)) out.push(resolved);
+    }
+  }
   if (!text.includes('./')) return out;
   IMPORT_SPECIFIER.lastIndex = 0;
   for (let m = IMPORT_SPECIFIER.exec(text); m; m = IMPORT_SPECIFIER.exec(text)) {
@@ -62,7 +79,7 @@ export function speaksMcp(text: string): boolean {
   return false;
 }
 
-export function selectFiles(inputs: PrefilterInput[], options: { prefilter: boolean }): PrefilterResult {
+export function selectFiles(inputs: PrefilterInput[], options: { prefilter: boolean; bare?: BareImportResolver }): PrefilterResult {
   const known = new Set(inputs.map((i) => i.path));
   const candidates = new Set<string>();
   const load = new Set<string>();
@@ -75,7 +92,7 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
   if (!options.prefilter) return { candidates, load, mcp };
   // Importers of loaded files, transitively: a handler two files away can reach a helper's site.
   const texts = new Map(inputs.map((i) => [i.path, i.text]));
-  const importers = importerGraph(inputs, known);
+  const importers = importerGraph(inputs, known, options.bare);
   walkImporters(candidates, importers, (importer, file) => {
     if (!load.has(importer) && !candidates.has(file) && !speaksMcp(texts.get(importer)!)) return false;
     load.add(importer);
@@ -84,11 +101,11 @@ export function selectFiles(inputs: PrefilterInput[], options: { prefilter: bool
   return { candidates, load, mcp, importers };
 }
 
-/** File → the files that import it (relative imports only). */
-export function importerGraph(inputs: PrefilterInput[], known = new Set(inputs.map((i) => i.path))): Map<string, string[]> {
+/** File → the files that import it (relative imports, and workspace packages' through `bare`). */
+export function importerGraph(inputs: PrefilterInput[], known = new Set(inputs.map((i) => i.path)), bare?: BareImportResolver): Map<string, string[]> {
   const importers = new Map<string, string[]>();
   for (const input of inputs) {
-    for (const target of relativeImports(input.path, input.text, known)) {
+    for (const target of relativeImports(input.path, input.text, known, bare)) {
       const list = importers.get(target) ?? [];
       list.push(input.path);
       importers.set(target, list);

@@ -26,7 +26,12 @@ export class ProjectFiles {
 
   /** Adds `text` as the file at `filePath` (replacing a file already in the project), parsed once. */
   addSourceFile(project: Project, filePath: string, text: string, scriptKind: ts.ScriptKind): SourceFile {
-    if (project.getSourceFile(filePath)) return project.createSourceFile(filePath, text, { overwrite: true, scriptKind });
+    const existing = project.getSourceFile(filePath);
+    // Already in the program through an import's resolution (a workspace package's entry, a file an
+    // MCP file imports) and possibly analysed there: the same text keeps those nodes alive, where
+    // overwriting would make every node taken from it before (a handler, a stored function) forgotten.
+    if (existing && existing.getFullText() === text) return existing;
+    if (existing) return project.createSourceFile(filePath, text, { overwrite: true, scriptKind });
     this.hidden = standard(filePath);
     try {
       return project.createSourceFile(filePath, text, { scriptKind });

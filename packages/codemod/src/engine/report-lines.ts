@@ -32,3 +32,27 @@ export function reportLine(node: Node): number {
 export function reportLineIn(sourceFile: SourceFile, line: number): number {
   return current ? current(sourceFile, line) : line;
 }
+
+let reading: SourceFile | undefined;
+
+/**
+ * Runs `fn` with `file` as the file where the reasons it builds are read (the request's file, where
+ * the report entry and the marker sit): a line of another file (the handler reaching a helper of
+ * another module) is then cited with that file's name.
+ */
+export function withReadingFile<T>(file: SourceFile | undefined, fn: () => T): T {
+  const previous = reading;
+  reading = file;
+  try {
+    return fn();
+  } finally {
+    reading = previous;
+  }
+}
+
+/** `reportLine(node)`, as `N of file.ts` when `node` is in another file than the one the reason is read in. */
+export function reportPlace(node: Node): number | string {
+  const line = reportLine(node);
+  const file = node.getSourceFile();
+  return reading && file !== reading ? `${line} of ${file.getBaseName()}` : line;
+}

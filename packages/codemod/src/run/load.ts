@@ -15,6 +15,7 @@ import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { sliceLargeSource } from '../engine/slice.js';
 import { decodeSource, splitSource } from '../engine/source-text.js';
+import { WorkspacePackages } from '../engine/workspace-packages.js';
 import type { FileResult, MigrateOptions } from '../types.js';
 import type { DecodedInput, LoadedFile, RunEnv, RunState, SourceInput } from './state.js';
 import { firstSyntaxError } from './verify.js';
@@ -25,9 +26,11 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
   const results = new Map<string, FileResult>();
   const decoded = decodeInputs(inputs, results, env);
   mark('decode');
+  // a monorepo's workspace packages are the project's own code, imported by package name
+  const workspaces = WorkspacePackages.find(env.tsconfig ? path.dirname(env.tsconfig) : (options.cwd ?? (inputs[0] ? path.dirname(inputs[0].path) : process.cwd())));
   const selection = selectFiles(
     decoded.map((d) => ({ path: d.path, text: d.source.body })),
-    { prefilter: options.prefilter !== false },
+    { prefilter: options.prefilter !== false, bare: workspaces.packages.length > 0 ? (s) => workspaces.sourceOf(s) : undefined },
   );
   mark('prefilter');
   // Types only help when the v2 server package resolves: the code is v2 after the upgrade. A v1
@@ -41,7 +44,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     results,
     typeChecked,
     ctx: { typeChecked },
-    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp),
+    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, workspaces),
     projectFiles,
     selection,
     loaded: [],
@@ -112,7 +115,12 @@ export function loadFile(state: RunState, d: DecodedInput): LoadedFile | undefin
 }
 
 /** The run's ts-morph project: typed through `tsconfig` (resolution as the comments below say), else syntactic. */
-export function createProject(tsconfig: string | undefined, fileSystem: FileSystemHost, mcpFiles: ReadonlySet<string>): Project {
+export function createProject(
+  tsconfig: string | undefined,
+  fileSystem: FileSystemHost,
+  mcpFiles: ReadonlySet<string>,
+  workspaces: WorkspacePackages = tsconfig ? WorkspacePackages.find(path.dirname(tsconfig)) : new WorkspacePackages(undefined, []),
+): Project {
   if (tsconfig) {
     // Types come from dependencies and from every project file the MCP files (handlers, sites)
     // import, transitively, by TypeScript's own resolution: a value returned by `lookup()` from
@@ -132,7 +140,16 @@ export function createProject(tsconfig: string | undefined, fileSystem: FileSyst
         resolveModuleNames(moduleNames: string[], containingFile: string) {
           const options = getOptions();
           const full = fullResolution.has(standardPath(containingFile));
+          const inDependency = containingFile.includes('/node_modules/');
           return moduleNames.map((name) => {
+            // A workspace package of the monorepo is the project's own source (not its built
+            // declarations): every loaded file sees its entry, whose own imports then resolve to
+            // loaded files only (unless an MCP file imported it), so no package is pulled in whole.
+            const workspace = inDependency ? undefined : workspaces.resolve(name);
+            if (workspace) {
+              if (full) fullResolution.add(standardPath(workspace.resolvedFileName));
+              return workspace;
+            }
             // the project's own packages first; the v2 packages it has not installed yet from the
             // codemod's, and their dependencies as the project's install will resolve them
             const resolved =

@@ -12,6 +12,7 @@ import { declarationOf, isFunctionNode, resolveCallee, unwrapExpression, valuePa
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
 import { callsThroughMember, storedMemberDeclaration } from './members.js';
+import { virtualCallReaching } from './virtual-calls.js';
 import { abbreviate } from '../rewrite/purity.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -44,6 +45,8 @@ class CallGraph {
   private callsByName?: Map<string, CallExpression[]>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
   private readonly memberCallCache = new Map<Node, CallExpression[]>();
+  /** Calls that reach a class method through an interface member or a base-class method, as reports name it. */
+  private readonly virtualThrough = new Map<CallExpression, string>();
 
   constructor(private readonly input: ReachInput) {
     for (const handler of input.handlers) this.handlerByFn.set(handler.fn, [handler]);
@@ -132,7 +135,15 @@ class CallGraph {
 
   private explore(node: Node, path: CallPathStep[], visited: Set<Node>, out: Reach, isSite: boolean): void {
     if (!Node.isThrowStatement(node) && (isSite || this.startsAsyncWork(node)) && isDetachedCall(node)) {
-      out.nonHandlerContexts.push({ context: 'detached-promise', node, description: `fire-and-forget call that nothing awaits` });
+      if (isSite) {
+        out.nonHandlerContexts.push({ context: 'detached-promise', node, description: `fire-and-forget call that nothing awaits` });
+        return;
+      }
+      // a caller of the request, named with its place: the request itself is where the reason is read
+      const call = `\`${abbreviate(node.getText(), 40)}\` (${this.placeIn(node.getSourceFile(), out.site.sourceFile)(node)})`;
+      // `main().catch(...)` at the top of a module is the program's start-up, not a request's side work
+      if (!enclosingFunction(node)) out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code (the start-up call ${call})` });
+      else out.nonHandlerContexts.push({ context: 'detached-promise', node, description: `fire-and-forget call ${call} that nothing awaits` });
       return;
     }
     const fn = enclosingFunction(node);
@@ -187,7 +198,10 @@ class CallGraph {
       out.nonHandlerContexts.push({ context: 'unreachable', node: fn, description: unreachableDescription(fn, node, at, (returner) => this.callersOf(returner)) });
       return;
     }
-    for (const call of callers) this.explore(call, [{ call, callee: fn }, ...path], visited, out, false);
+    for (const call of callers) {
+      const through = this.virtualThrough.get(call);
+      this.explore(call, [{ call, callee: fn, ...(through !== undefined ? { virtualThrough: through } : {}) }, ...path], visited, out, false);
+    }
   }
 
   private callsThroughMember(declaration: Node): CallExpression[] {
@@ -219,7 +233,18 @@ class CallGraph {
     const result: CallExpression[] = [];
     for (const name of this.namesOf(fn)) {
       for (const call of this.callIndex().get(name) ?? []) {
-        if (!result.includes(call) && resolveCallee(call.getExpression()) === fn) result.push(call);
+        if (result.includes(call)) continue;
+        if (resolveCallee(call.getExpression()) === fn) {
+          result.push(call);
+          continue;
+        }
+        // `this.service.confirm(...)` through an interface the class satisfies, `this.execute(...)` in a base class
+        const virtual = virtualCallReaching(call, fn);
+        if (virtual) {
+          result.push(call);
+          const at = `${virtual.declaration.getSourceFile().getBaseName()}:${(this.input.originalLine ?? lineOf)(virtual.declaration)}`;
+          this.virtualThrough.set(call, `the ${virtual.kind} \`${virtual.member}\` (${at})`);
+        }
       }
     }
     // assigned to a variable (`let handler; ... handler = async (a) => { ... }`): the calls of that variable

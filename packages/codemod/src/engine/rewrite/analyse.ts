@@ -92,6 +92,13 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
       add({ kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, label), sites: [site], keys: [] });
       continue;
     }
+    const virtual = path.find((p) => p.virtualThrough !== undefined);
+    if (virtual) {
+      throw new Obstacle(
+        `${label} is reached through ${virtual.virtualThrough}, by the call \`${abbreviate(virtual.call.getExpression().getText(), 40)}(...)\` at line ${line(virtual.call)}: ` +
+          `other instances run other implementations of it, which a rewrite of this one would not change, so calls through it are not rewritten`,
+      );
+    }
     if (path.length > MAX_HELPER_DEPTH) {
       throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); at most ${MAX_HELPER_DEPTH} helper levels are rewritten`);
     }

@@ -22,7 +22,7 @@ import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
 import { Obstacle, line, siteLine, type RequestPoint } from './points.js';
-import { withOriginalLines } from '../report-lines.js';
+import { withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
   CODEC_EXPORT,
@@ -73,7 +73,7 @@ function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions)
     }
     for (const [fn, helper] of failedHolders) {
       blocked.add(helper.id);
-      const why = (plan.failed.get(fn) ?? '').replace(/ \(line \d+\)| at line \d+/g, '');
+      const why = (plan.failed.get(fn) ?? '').replace(/ \(line \d+(?: of [^)]+)?\)| at line \d+(?: of [^ ,;:)]+)?/g, '');
       for (const [site, h] of pass.helperOf) if (h === helper && toOriginal.has(site)) tried.set(toOriginal.get(site)!, `inlining \`${helper.name}\` into its caller was tried and undone: ${why}`);
     }
     const back = pass.restore();
@@ -123,7 +123,7 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     const copied = helper !== undefined && copies.has(d.site);
     const list = callers.get(orig) ?? [];
     for (const c of d.callers ?? []) {
-      const entry = copied && c.reason ? { ...c, reason: `helper \`${helper}\` inlined into this handler: ${c.reason.replace(/ \(line \d+\)/g, '')}` } : c;
+      const entry = copied && c.reason ? { ...c, reason: `helper \`${helper}\` inlined into this handler: ${c.reason.replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` } : c;
       if (!list.some((x) => x.caller === entry.caller && x.status === entry.status)) list.push(entry);
     }
     callers.set(orig, list);
@@ -132,7 +132,7 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (existing && d.status === 'migrated') continue;
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
-    const reason = d.status === 'flagged' && unreachable.has(orig) ? unreachable.get(orig) : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    const reason = d.status === 'flagged' && unreachable.has(orig) ? unreachable.get(orig) : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
     byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
   }
   for (const [orig, decision] of byOriginal) {
@@ -273,10 +273,13 @@ function checkDispatchedTools({ byHandler, failed }: PlanRound): void {
     if (failed.has(handler.fn)) continue;
     const dispatcher = handler.dispatch!.dispatcher;
     try {
-      const reason =
-        dispatchObstacle(handler, dispatched) ??
-        strayReference(handler) ??
-        (byHandler.has(dispatcher.fn) ? `the handler that looks it up (line ${line(dispatcher.registrationCall)}) makes requests of its own; a dispatcher and its tool functions are not rewritten together` : undefined);
+      const reason = withReadingFile(
+        readingFileOf(byHandler.get(handler.fn)?.entries ?? []),
+        () =>
+          dispatchObstacle(handler, dispatched) ??
+          strayReference(handler) ??
+          (byHandler.has(dispatcher.fn) ? `the handler that looks it up (line ${line(dispatcher.registrationCall)}) makes requests of its own; a dispatcher and its tool functions are not rewritten together` : undefined),
+      );
       if (reason) failed.set(handler.fn, reason);
     } catch (error) {
       failed.set(handler.fn, reasonOf(error));
@@ -288,11 +291,17 @@ function planHandlers({ byHandler, failed, works }: PlanRound): void {
   for (const [fn, { handler, entries }] of byHandler) {
     if (failed.has(fn)) continue;
     try {
-      works.set(fn, planHandler(handler, entries));
+      works.set(fn, withReadingFile(readingFileOf(entries), () => planHandler(handler, entries)));
     } catch (error) {
       failed.set(fn, reasonOf(error));
     }
   }
+}
+
+/** The file a handler's flag reasons are read in: its requests' file, when they are all in one. */
+function readingFileOf(entries: ReadonlyArray<{ site: Site }>): SourceFile | undefined {
+  const files = new Set(entries.map((e) => e.site.sourceFile));
+  return files.size === 1 ? [...files][0] : undefined;
 }
 
 /** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
@@ -404,19 +413,21 @@ function flagFailedHandlers(round: PlanRound): void {
 }
 
 /** Every decided site's callers: non-handler contexts, and each handler migrated or flagged with its reason. */
-function recordCallers({ reaches, decisions, failed, newFailures, works }: PlanRound): void {
-  for (const reach of reaches) {
-    const decision = decisions.get(reach.site.id);
-    if (!decision) continue;
-    const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => ({ caller: c.description, status: 'flagged', reason: `${c.context} code has no MRTR form` }));
-    for (const { handler } of reach.handlers) {
-      const reason = failed.get(handler.fn) ?? newFailures.get(handler.fn);
-      const caller = callerName(handler);
-      if (list.some((c) => c.caller === caller)) continue;
-      list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
-    }
-    decision.callers = list;
+function recordCallers(round: PlanRound): void {
+  for (const reach of round.reaches) withReadingFile(reach.site.sourceFile, () => recordCallersOf(reach, round));
+}
+
+function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works }: PlanRound): void {
+  const decision = decisions.get(reach.site.id);
+  if (!decision) return;
+  const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => ({ caller: c.description, status: 'flagged', reason: `${c.context} code has no MRTR form` }));
+  for (const { handler } of reach.handlers) {
+    const reason = failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const caller = callerName(handler);
+    if (list.some((c) => c.caller === caller)) continue;
+    list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
   }
+  decision.callers = list;
 }
 
 /** Alias names of migrated alias-call sites, per file (their declarations may go unused). */
@@ -484,7 +495,11 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
 function callerName(handler: Handler): string {
   const how = handler.dispatch ? ', run through a table lookup' : '';
   if (handler.name !== undefined) return `${handler.method} handler \`${handler.name}\`${how ? ` (${how.slice(2)})` : ''}`;
-  return `${handler.method} handler (line ${line(handler.dispatch?.call ?? handler.registrationCall)}${how})`;
+  // a method registered under a computed name (a tool base class's `register()` with `this.name`): named by its class
+  const fn = handler.fn;
+  const cls = Node.isMethodDeclaration(fn) ? fn.getParent() : undefined;
+  const method = Node.isMethodDeclaration(fn) && (Node.isClassDeclaration(cls) || Node.isClassExpression(cls)) ? ` \`${cls.getName() ? `${cls.getName()}.` : ''}${fn.getName()}\`` : '';
+  return `${handler.method} handler${method} (${handler.dispatch ? '' : 'registered at '}line ${line(handler.dispatch?.call ?? handler.registrationCall)}${how})`;
 }
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */

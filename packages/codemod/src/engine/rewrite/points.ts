@@ -9,7 +9,7 @@ import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression, valueParent } from '../find/index.js';
 import { abbreviate, firstEffect } from './purity.js';
-import { reportLine, reportLineIn } from '../report-lines.js';
+import { reportLineIn, reportPlace } from '../report-lines.js';
 
 export class Obstacle extends Error {}
 
@@ -70,9 +70,9 @@ export function loopFlag(what: string, loop: Node, why: string): Obstacle {
   return new Obstacle(`${what} is inside a ${kind} loop (line ${line(loop)}): ${why}`);
 }
 
-/** The line a reason cites for `node`: in the file the user ran on. */
-export function line(node: Node): number {
-  return reportLine(node);
+/** The line a reason cites for `node`: in the file the user ran on (named when it is not the request's). */
+export function line(node: Node): number | string {
+  return reportPlace(node);
 }
 
 /** The nearest enclosing function-like node. */

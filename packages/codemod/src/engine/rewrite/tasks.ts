@@ -35,7 +35,7 @@ function taskProperty(node: Node | undefined): Node | undefined {
 }
 
 /** A `tasks/*` request in the function around the site (the polling loop), if any. */
-function pollingCall(near: Node): { method: string; line: number } | undefined {
+function pollingCall(near: Node): { method: string; line: number | string } | undefined {
   const scope = enclosingFunction(near) ?? near.getSourceFile();
   for (const literal of scope.getDescendants()) {
     if (!Node.isStringLiteral(literal) && !Node.isNoSubstitutionTemplateLiteral(literal)) continue;
