@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const CASES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/cases');
 const outputs = readdirSync(CASES)
-  .filter((f) => /\.output\.(ts|mts|js|mjs|cjs)$/.test(f) || /^mcp-(request-state|client-capabilities)\.(ts|mts|js|mjs|cjs)$/.test(f))
+  .filter((f) => /\.output\.(ts|mts|js|mjs|cjs)$/.test(f) || /^mcp-(request-state|client-capabilities|input-responses)\.(ts|mts|js|mjs|cjs)$/.test(f))
   .map((f) => path.join(CASES, f));
 
 describe('fixture outputs typecheck (strict, real @modelcontextprotocol/server types)', () => {

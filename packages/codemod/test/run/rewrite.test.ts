@@ -12,7 +12,7 @@ describe('rewrite stage', () => {
     expect(state.preRewrite.get(state.loaded[0]!.path)).toBe(upgraded);
     expect([...state.decisionBySite.values()].map((d) => d.status)).toEqual(['migrated']);
     expect(state.loaded[0]!.sourceFile.getFullText()).not.toContain('elicitInput(');
-    expect(state.createdFiles.map((f) => f.split('/').pop())).toEqual(['mcp-client-capabilities.ts']);
+    expect(state.createdFiles.map((f) => f.split('/').pop())).toEqual(['mcp-client-capabilities.ts', 'mcp-input-responses.ts']);
   });
 
   it('gives the rewrite only the reaches it may take: a suppressed site is not passed, and is decided suppressed', async () => {

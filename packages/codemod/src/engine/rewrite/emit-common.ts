@@ -5,7 +5,7 @@
  */
 import { Node } from 'ts-morph';
 import type { RequestPoint } from './points.js';
-import { capabilitiesExpression, type EmitEnv, type NameAllocator } from './emit.js';
+import { capabilitiesExpression, type AnswerReaders, type EmitEnv, type NameAllocator } from './emit.js';
 import type { TextEdit } from '../text-edits.js';
 
 /** Per-file accumulation of edits and of the names the generated code imports. */
@@ -15,6 +15,8 @@ export interface FileWork {
   types: Set<string>;
   /** Names imported from the generated client-capabilities module. */
   capabilityImports: Set<string>;
+  /** The generated answer readers the file calls, under their local names. */
+  answerReaders: AnswerReaders;
   needsState: boolean;
   names: NameAllocator;
   /** Explanatory comments already written once in this file (not repeated in each handler). */

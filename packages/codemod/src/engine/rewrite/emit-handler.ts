@@ -55,7 +55,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   if (access.edits.length > 0 && ts) {
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   }
-  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
+  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, answerReaders: fw.answerReaders, names };
   const edits: TextEdit[] = [...access.edits, ...returnTypeEdits(work.fn, fw, 'the handler')];
   const pointStatements = work.points.map((p) => p.statement);
   const capEdits = capabilityEdits(work.body, env, pointStatements);
@@ -106,7 +106,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   const state = freeName(work.fn, 'state', names);
   const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
-  const knownTypes = answerTypes(work, statements, fw);
+  const knownTypes = answerTypes(work, statements);
   const live: LiveVar[][] = [];
   for (let k = 0; k < work.points.length; k++) {
     const declared = declaredIn(statements.slice(0, idx[k]));
@@ -147,6 +147,11 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
       const carriedVars = live[k]!.filter((v) => v.mode === 'store');
       const carried = carriedVars.map((v) => v.name);
       const fields = [`phase: ${k + 1}`, 'args: string', ...carriedVars.map((v) => `${stateKeyOf(v.name, carried)}: ${v.typeText}`)];
+      // An answer carried to a later phase is typed by its legacy result type, imported from the SDK.
+      for (const v of carriedVars) {
+        const result = /^(ElicitResult|CreateMessageResult|ListRootsResult)( \| undefined)?$/.exec(knownTypes.get(v.name) ?? '');
+        if (result && v.typeText === knownTypes.get(v.name)) fw.types.add(result[1]!);
+      }
       return `{ ${fields.join('; ')} }`;
     });
     lines.push(`type ${typeName} = ${variants.join(' | ')};`);
@@ -226,7 +231,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
  * The state types of the locals that receive an answer (`ElicitResult`...): the rewrite produces
  * these values itself, so their types are known without asking the checker.
  */
-function answerTypes(work: HandlerWork, statements: Statement[], fw: FileWork): Map<string, string> {
+function answerTypes(work: HandlerWork, statements: Statement[]): Map<string, string> {
   const knownTypes = new Map<string, string>();
   for (const point of work.points) {
     if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
@@ -240,10 +245,6 @@ function answerTypes(work: HandlerWork, statements: Statement[], fw: FileWork): 
     const name = point.binding.target;
     const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
     if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);
-  }
-  for (const t of knownTypes.values()) {
-    const m = /^(ElicitResult|CreateMessageResult|ListRootsResult)( \| undefined)?$/.exec(t);
-    if (m) fw.types.add(m[1]!);
   }
   return knownTypes;
 }
@@ -344,7 +345,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
     edits.push({ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` });
     fw.types.add('InputRequiredResult');
   }
-  const env: EmitEnv = { ts, ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
+  const env: EmitEnv = { ts, ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, answerReaders: fw.answerReaders, names };
   edits.push(...capabilityEdits(helper.body, env, [helper.point.statement]));
   const point = { ...helper.point, keys: [defaultHelperKey(helper)] };
   const indent = indentOf(point.statement);

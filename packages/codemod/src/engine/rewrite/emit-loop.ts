@@ -11,7 +11,7 @@ import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
-import { askWithState, baseName, pointBindingLines, transitionLines } from './emit-point.js';
+import { answerRead, askWithState, baseName, transitionLines } from './emit-point.js';
 import { declaredIn, liveAcross, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
@@ -27,7 +27,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const names = fw.names;
   const access = contextAccess(work.handler, work.fn, names, ts, true, work.sites.length);
   if (ts && access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
-  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, names };
+  const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, answerReaders: fw.answerReaders, names };
   const edits: TextEdit[] = [...access.edits];
   const capEdits = capabilityEdits(work.body, env, [point.statement]);
   const statements = work.body.getStatements();
@@ -137,14 +137,14 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const key = point.keys[0]!;
   const read = planRead(point.sites[0]!, quote(key), baseName(key), scoped1);
   const ask1 = askWithState(scoped1, stateObject(`${state}.args`, rounds ? `${rounds} + 1` : undefined), CODEC_EXPORT);
+  const answer = answerRead(point, scoped1);
   const pointBody: string[] = [...read.prelude];
-  // Nested: only the iteration the state was minted in reads the answer (the others ask).
-  const otherIteration = plan.anchor ? ` || ${position} !== ${state}.${position}` : '';
-  pointBody.push(`if (!${resuming}${otherIteration} || ${read.missing.includes('||') ? `(${read.missing})` : read.missing}) {`);
+  // Only the iteration the state was minted in reads the answer (a nested request: the others ask).
+  const reading = plan.anchor ? `${resuming} && ${position} === ${state}.${position}` : resuming;
+  pointBody.push(`const ${answer.name} = ${reading} ? ${read.read} : undefined;`, `if (${answer.name} === undefined) {`);
   if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
   pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask1(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
-  pointBody.push(`${resuming} = false;`, ...(read.afterAnswer ?? []));
-  pointBody.push(...pointBindingLines(point, read.value!, read.valueType, scoped1));
+  pointBody.push(`${resuming} = false;`, ...answer.bind);
   const body: string[] = [...itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(pointBody, false)] : pointBody)];
   body.push(...plan.after.map(segText));
   if (plan.kind === 'for' && Node.isForStatement(loop)) {

@@ -20,16 +20,11 @@ export function askWithState(env: EmitEnv, stateExpr: string, codec: string): As
   return (requests) => `return ${TARGET.inputRequired}({ inputRequests: ${requests}, requestState: await ${codec}.mint(${stateExpr}, ${env.ctx}) });`;
 }
 
-export function bindingLines(binding: Binding, value: string, valueType: string | undefined, env: EmitEnv): string[] {
+export function bindingLines(binding: Binding, value: string): string[] {
   switch (binding.kind) {
     case 'declare': {
-      // `const { roots } = await server.listRoots()`: the generated value is the object literal
-      // `{ roots: <answer>.roots }`, so the one destructured property is bound directly.
-      const pattern = /^\{\s*([A-Za-z_$][\w$]*)(?:\s*:\s*([A-Za-z_$][\w$]*))?\s*\}$/.exec(binding.target);
-      const literal = /^\{ ([A-Za-z_$][\w$]*): ([A-Za-z_$][\w$.]*) \}$/.exec(value);
-      if (pattern && literal && pattern[1] === literal[1] && !binding.typeText) return [`${binding.declKind} ${pattern[2] ?? pattern[1]} = ${literal[2]};`];
-      const type = binding.typeText ?? (env.ts && binding.name ? valueType : undefined);
-      return [`${binding.declKind} ${binding.target}${type ? `: ${type}` : ''} = ${value};`];
+      const type = binding.typeText ? `: ${binding.typeText}` : '';
+      return [`${binding.declKind} ${binding.target}${type} = ${value};`];
     }
     case 'assign':
       return [`${binding.target} = ${value};`];
@@ -41,15 +36,20 @@ export function bindingLines(binding: Binding, value: string, valueType: string 
 }
 
 /** Name for a hoisted answer, and the statement that used it, with the await replaced by the name. */
-export function hoistLines(point: RequestPoint, env: EmitEnv, value: string, valueType: string | undefined): { name: string; lines: string[] } {
+export function hoistLines(point: RequestPoint, env: EmitEnv, value: string | undefined): { name: string; lines: string[] } {
   const b = point.binding;
   if (b.kind !== 'hoist') throw new Error('not a hoisted point');
   const name = env.names.take(point.kind === 'helper' ? `${baseName(point.keys[0]!)}Result` : baseName(point.keys[0]!));
+  return { name, lines: [...(value === undefined ? [] : [`const ${name} = ${value};`]), awaitReplaced(point, name)] };
+}
+
+/** The point's statement with its awaited request replaced by `name`. */
+function awaitReplaced(point: RequestPoint, name: string): string {
+  const b = point.binding;
+  if (b.kind !== 'hoist') throw new Error('not a hoisted point');
   const s = point.statement;
   const text = s.getText();
-  const start = b.awaitNode.getStart() - s.getStart();
-  const end = b.awaitNode.getEnd() - s.getStart();
-  return { name, lines: [`const ${name}${env.ts && valueType ? `: ${valueType}` : ''} = ${value};`, text.slice(0, start) + name + text.slice(end)] };
+  return text.slice(0, b.awaitNode.getStart() - s.getStart()) + name + text.slice(b.awaitNode.getEnd() - s.getStart());
 }
 
 function keyLiteral(key: string): string {
@@ -66,22 +66,57 @@ export function baseName(key: string): string {
 }
 
 /**
+ * Where a point's answer is read into, and what binds it to the legacy code's target after the
+ * ask-if-missing check. A plain `const x = await ...` reads straight into `x` (the check narrows it
+ * to the legacy result type), as does an answer used inside its statement (hoisted into a const
+ * named after the key); anything else (a `let`, an assignment, destructuring, a declared type,
+ * `.then(cb)`) reads into `<key>Answer` and binds that afterwards.
+ */
+export interface AnswerRead {
+  /** The local holding the reader's result (`undefined` when missing). */
+  name: string;
+  /** Statements after the check that bind the answer as the legacy code did. */
+  bind: string[];
+}
+
+export function answerRead(point: RequestPoint, env: EmitEnv): AnswerRead {
+  const b = point.binding;
+  if (!point.then && b.kind === 'declare' && b.declKind === 'const' && b.name !== undefined && b.target === b.name && !b.typeText) return { name: b.name, bind: [] };
+  if (!point.then && b.kind === 'hoist') {
+    const { name, lines } = hoistLines(point, env, undefined);
+    return { name, bind: lines };
+  }
+  const name = env.names.take(`${baseName(point.keys[0]!)}Answer`);
+  return { name, bind: pointBindingLines(point, name, env) };
+}
+
+/** `const <name> = <reader call>;` for each read. */
+function readStatements(reads: Array<{ name: string; plan: ReadPlan }>): string[] {
+  return reads.map((r) => `const ${r.name} = ${r.plan.read};`);
+}
+
+function missingCondition(names: string[]): string {
+  return names.map((n) => `${n} === undefined`).join(' || ');
+}
+
+/**
  * Several independent requests asked in one round (write-once): everything is read at the first
  * one's place; each later one keeps only its binding, at its own place.
  */
 export function mergedLines(leader: RequestPoint, env: EmitEnv, ask: AskStyle): { leader: string[]; followers: Map<RequestPoint, string[]> } {
   const group = [leader, ...(leader.merged ?? [])];
   const plans = group.map((p) => reads(p, env, p.keys.map(keyLiteral))[0]!);
+  const answers = group.map((p) => answerRead(p, env));
   const lines: string[] = [];
   for (const plan of plans) lines.push(...plan.prelude);
-  lines.push(`if (${plans.map((p) => `(${p.missing})`).join(' || ')}) {`);
+  lines.push(...readStatements(answers.map((a, i) => ({ name: a.name, plan: plans[i]! }))));
+  lines.push(`if (${missingCondition(answers.map((a) => a.name))}) {`);
   for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
   lines.push(`  ${ask(`{ ${plans.map((plan, i) => `${keyProperty(group[i]!.keys[0]!)}: ${plan.builder}`).join(', ')} }`)}`);
   lines.push('}');
-  for (const plan of plans) lines.push(...(plan.afterAnswer ?? []));
-  lines.push(...pointBindingLines(leader, plans[0]!.value!, plans[0]!.valueType, env));
+  lines.push(...answers[0]!.bind);
   const followers = new Map<RequestPoint, string[]>();
-  group.slice(1).forEach((p, i) => followers.set(p, pointBindingLines(p, plans[i + 1]!.value!, plans[i + 1]!.valueType, env)));
+  group.slice(1).forEach((p, i) => followers.set(p, answers[i + 1]!.bind));
   return { leader: lines, followers };
 }
 
@@ -105,7 +140,7 @@ export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText:
       const step = env.names.take(`${baseName(point.keys[0]!)}Step`);
       calls.push(`const ${step} = await ${callText(point)};`);
       results.push(step);
-      bindings.push(...bindingLines(b, step, undefined, env));
+      bindings.push(...bindingLines(b, step));
     }
   }
   const needed = results.map((r) => `isInputRequiredResult(${r})`).join(' || ');
@@ -114,20 +149,13 @@ export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText:
 }
 
 /**
- * The value bound for a point's answer. `await request.then(cb)`: the answer in a const of the legacy
- * result type first (`pre`), then `await (cb)(thatConst)` (no longer the result type).
+ * Binding lines for a point's answer `value`. `await request.then(cb)`: `await (cb)(value)` is
+ * bound (no longer the result type).
  */
-export function boundValue(point: RequestPoint, value: string, valueType: string | undefined, env: EmitEnv): { pre: string[]; value: string; type: string | undefined } {
-  if (!point.then) return { pre: [], value, type: valueType };
-  const name = env.names.take(`${baseName(point.keys[0] ?? 'answer')}Result`);
-  return { pre: [`const ${name}${env.ts && valueType ? `: ${valueType}` : ''} = ${value};`], value: `await (${point.then.getText()})(${name})`, type: undefined };
-}
-
-/** Binding lines for a point's answer (see boundValue). */
-export function pointBindingLines(point: RequestPoint, value: string, valueType: string | undefined, env: EmitEnv): string[] {
-  const bound = boundValue(point, value, valueType, env);
-  if (point.binding.kind === 'hoist') return [...bound.pre, ...hoistLines(point, env, bound.value, bound.type).lines];
-  return [...bound.pre, ...bindingLines(point.binding, bound.value, bound.type, env)];
+export function pointBindingLines(point: RequestPoint, value: string, env: EmitEnv): string[] {
+  const bound = point.then ? `await (${point.then.getText()})(${value})` : value;
+  if (point.binding.kind === 'hoist') return point.then ? hoistLines(point, env, bound).lines : [awaitReplaced(point, value)];
+  return bindingLines(point.binding, bound);
 }
 
 /** Read-or-ask for a direct or parallel point; `ask` decides how the round is returned. */
@@ -137,18 +165,29 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
   const lines: string[] = [];
   for (const plan of plans) lines.push(...plan.prelude);
   const requests = plans.map((plan, i) => `${keyExprs ? `[${exprs[i]}]` : keyProperty(point.keys[i]!)}: ${plan.builder}`);
-  lines.push(`if (${plans.map((p) => (plans.length > 1 ? `(${p.missing})` : p.missing)).join(' || ')}) {`);
+  let answers: Array<{ name: string; plan: ReadPlan }>;
+  const bind: string[] = [];
+  if (point.kind === 'parallel') {
+    // `const [a, b] = await Promise.all([...])`: each element reads into its own name.
+    const decl = point.binding.kind === 'declare' ? point.binding.declKind : 'const';
+    answers = plans.map((plan, i) => {
+      const element = point.elementNames![i]!;
+      if (decl === 'const') return { name: element, plan };
+      const name = env.names.take(`${baseName(point.keys[i]!)}Answer`);
+      bind.push(`${decl} ${element} = ${name};`);
+      return { name, plan };
+    });
+  } else {
+    const answer = answerRead(point, env);
+    answers = [{ name: answer.name, plan: plans[0]! }];
+    bind.push(...answer.bind);
+  }
+  lines.push(...readStatements(answers));
+  lines.push(`if (${missingCondition(answers.map((a) => a.name))}) {`);
   for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
   lines.push(`  ${ask(`{ ${requests.join(', ')} }`)}`);
   lines.push('}');
-  for (const plan of plans) lines.push(...(plan.afterAnswer ?? []));
-  if (point.kind === 'parallel') {
-    const decl = point.binding.kind === 'declare' ? point.binding.declKind : 'const';
-    plans.forEach((plan, i) => {
-      const name = point.elementNames![i]!;
-      lines.push(`${decl} ${name}${env.ts && plan.valueType ? `: ${plan.valueType}` : ''} = ${plan.value};`);
-    });
-  } else lines.push(...pointBindingLines(point, plans[0]!.value!, plans[0]!.valueType, env));
+  lines.push(...bind);
   return lines;
 }
 
@@ -166,8 +205,7 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
   }
   const plans = reads(point, env, point.keys.map(keyLiteral));
   const lines: string[] = [];
-  for (const plan of plans) lines.push(...plan.prelude.filter((l) => !/(Answer|Content)\d* = /.test(l)));
-  for (const plan of plans) plan.afterAnswer = [];
+  for (const plan of plans) lines.push(...plan.prelude);
   for (const plan of plans) lines.push(...plan.capabilityCheck);
   lines.push(ask(`{ ${plans.map((plan, i) => `${keyProperty(point.keys[i]!)}: ${plan.builder}`).join(', ')} }`));
   return lines;
@@ -177,7 +215,7 @@ export function transitionLines(point: RequestPoint, env: EmitEnv, ask: AskStyle
 export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: string, passThrough: (step: string) => string): string[] {
   const b = point.binding;
   if (b.kind === 'hoist') {
-    const { name, lines } = hoistLines(point, env, 'STEP', undefined);
+    const { name, lines } = hoistLines(point, env, 'STEP');
     if (b.guard) {
       // Asked only when the short-circuit would have called the helper; `name` stays undefined otherwise, as unused.
       env.values.add('isInputRequiredResult');
@@ -193,7 +231,7 @@ export function helperCallLines(point: RequestPoint, env: EmitEnv, callText: str
     return [`${b.declKind} ${b.name} = await ${callText};`, `if (isInputRequiredResult(${b.name})) ${passThrough(b.name)}`];
   }
   const step = env.names.take(`${baseName(point.keys[0]!)}Step`);
-  return [`const ${step} = await ${callText};`, `if (isInputRequiredResult(${step})) ${passThrough(step)}`, ...bindingLines(b, step, undefined, env)];
+  return [`const ${step} = await ${callText};`, `if (isInputRequiredResult(${step})) ${passThrough(step)}`, ...bindingLines(b, step)];
 }
 
 /** `throw new UrlElicitationRequiredError([...])`: ask for the URL elicitation(s) unless answered. */

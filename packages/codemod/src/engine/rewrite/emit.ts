@@ -6,6 +6,7 @@ import { Node } from 'ts-morph';
 import { LEGACY_REQUESTS, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
 import { CAPABILITIES_EXPORT, MISSING_CAPABILITY_ERRORS, REQUIRE_CAPABILITY_EXPORT } from './capabilities-module.js';
+import { ANSWER_READERS, type AnswerReader } from './answers-module.js';
 import { quote } from './text.js';
 
 /** What the generated code needs from the file: names to import, whether type syntax is allowed. */
@@ -18,8 +19,20 @@ export interface EmitEnv {
   /** Names the file imports from the generated client-capabilities module. */
   capabilityImports: Set<string>;
   names: NameAllocator;
+  /** The generated answer readers: the local name each is imported under, and which the file calls. */
+  answerReaders: AnswerReaders;
   /** Requests whose parameters the handler builds once (phase form): the expression naming them. */
   requests?: Map<Site, string>;
+}
+
+export interface AnswerReaders {
+  locals: Map<AnswerReader, string>;
+  used: Set<AnswerReader>;
+}
+
+/** The readers' local names in a file, reserved before any other generated name is taken (a file binding one gets `readRoots2`, imported under that alias). */
+export function reserveAnswerReaders(names: NameAllocator): AnswerReaders {
+  return { locals: new Map(Object.values(ANSWER_READERS).map((r) => [r, names.take(r)])), used: new Set() };
 }
 
 export class NameAllocator {
@@ -44,20 +57,14 @@ export class NameAllocator {
 }
 
 export interface ReadPlan {
-  /** Statements evaluated on every round before deciding (request params, answer view). */
+  /** Statements evaluated on every round before deciding: the request's parameters, where they are not built once per handler. */
   prelude: string[];
-  /** Condition under which the answer is missing or invalid: ask (again). */
-  missing: string;
+  /** The answer in the legacy result shape (one call of a generated reader), or undefined when the retry carries none: ask (again). */
+  read: string;
   /** `inputRequired.<builder>(...)` expression for the embedded request. */
   builder: string;
-  /** Statements after the missing-branch, before the value is used (validation of the answer). */
-  afterAnswer?: string[];
   /** Capability-check statements to run right before asking (legacy behaviour without the capability). */
   capabilityCheck: string[];
-  /** Expression of the legacy-shaped result, valid after the `missing` branch returned. */
-  value?: string;
-  /** Type of `value` (TS only). */
-  valueType?: string;
 }
 
 export class UnsupportedShape extends Error {}
@@ -179,109 +186,58 @@ function checked(env: EmitEnv, builder: string, capability: 'elicitation' | 'sam
   return { builder: check.wrap(builder), capabilityCheck: check.lines };
 }
 
+/** A call of the generated answer reader `reader` (imported under its local name, which a file binding the name changes). */
+function readerCall(env: EmitEnv, reader: AnswerReader, args: string[]): string {
+  env.answerReaders.used.add(reader);
+  return `${env.answerReaders.locals.get(reader) ?? reader}(${args.join(', ')})`;
+}
+
 /**
  * Read plan for `site` answered under `keyExpr` (a string literal or a variable holding the key).
- * `base` names the generated locals (`<base>Request`, `<base>Answer`, ...).
+ * `base` names the generated locals (`<base>Request`, `<base>Capabilities`).
  */
 export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv): ReadPlan {
   const info = LEGACY_REQUESTS[site.method];
-  const responses = `${env.ctx}.mcpReq.inputResponses`;
-  const answer = env.names.take(`${base}Answer`);
   env.values.add(TARGET.inputRequired);
-  env.values.add(TARGET.inputResponse);
   const prelude: string[] = [];
   switch (info.kind) {
     case 'elicitation': {
       const hoisted = env.requests?.get(site);
       const request = hoisted ?? env.names.take(`${base}Request`);
       const params = paramsText(site)!;
-      env.types.add('ElicitResult');
       if (isUrlElicitation(site)) {
         env.types.add('ElicitRequestURLParams');
         prelude.push(env.ts ? `const ${request}: ElicitRequestURLParams = ${params};` : `const ${request} = ${params};`);
-        prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
         return {
           prelude,
-          missing: `${answer}.kind !== 'elicit'`,
+          read: readerCall(env, ANSWER_READERS.elicitation, [env.ctx, keyExpr, request]),
           ...checked(env, `${TARGET.inputRequired}.elicitUrl({ message: ${request}.message, url: ${request}.url })`, 'elicitation', 'elicitation.url', base, site),
-          value: `{ action: ${answer}.action }`,
-          valueType: 'ElicitResult',
         };
       }
       env.types.add('ElicitRequestFormParams');
-      if (!hoisted) prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
-      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
-      if (!validatesContent(site)) {
-        // `sendRequest(..., ElicitResultSchema)` checked the result shape only, not requestedSchema: so does the migrated handler.
-        // The content is read through the inputResponse view (not a schema-less acceptedContent, which
-        // no-unvalidated-input-responses reports); the isSpecType.ElicitResult check below validates its shape.
-        const content = env.names.take(`${base}Content`);
-        env.values.add('isSpecType');
-        env.values.add('ProtocolError');
-        env.values.add('ProtocolErrorCode');
-        prelude.push(`const ${content} = ${answer}.kind === 'elicit' ? ${answer}.content${env.ts ? " as ElicitResult['content']" : ''} : undefined;`);
-        return {
-          prelude,
-          missing: `${answer}.kind !== 'elicit'`,
-          afterAnswer: [
-            `if (!isSpecType.ElicitResult({ action: ${answer}.action, content: ${answer}.content })) {`,
-            `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid elicitation result');`,
-            '}',
-          ],
-          ...checked(env, `${TARGET.inputRequired}.elicit(${request})`, 'elicitation', 'elicitation', base, site),
-          value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
-          valueType: 'ElicitResult',
-        };
+      if (!hoisted) {
+        prelude.push(env.ts ? `const ${request}: ElicitRequestFormParams = ${params};` : `const ${request} = ${params};`);
       }
-      const content = env.names.take(`${base}Content`);
-      env.values.add(TARGET.acceptedContent);
-      env.values.add(TARGET.fromJsonSchema);
-      prelude.push(
-        `const ${content} = ${TARGET.acceptedContent}(${responses}, ${keyExpr}, ${TARGET.fromJsonSchema}${env.ts ? "<ElicitResult['content']>" : ''}(${request}.requestedSchema));`,
-      );
-      env.values.add('ProtocolError');
-      env.values.add('ProtocolErrorCode');
-      return {
-        prelude,
-        missing: `${answer}.kind !== 'elicit'`,
-        // v1 elicitInput rejected accepted content that does not match requestedSchema (-32602); MRTR does not validate, so the handler does.
-        afterAnswer: [
-          `if (${answer}.action === 'accept' && ${answer}.content !== undefined && ${content} === undefined) {`,
-          `  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Elicitation response content does not match requested schema');`,
-          '}',
-        ],
-        ...checked(env, `${TARGET.inputRequired}.elicit(${request})`, 'elicitation', 'elicitation', base, site),
-        value: `${answer}.action === 'accept' ? { action: 'accept', content: ${content} } : { action: ${answer}.action }`,
-        valueType: 'ElicitResult',
-      };
+      // `sendRequest(..., ElicitResultSchema)` checked the result shape only, not requestedSchema: so does the migrated handler.
+      const read = validatesContent(site) ? readerCall(env, ANSWER_READERS.elicitation, [env.ctx, keyExpr, request]) : readerCall(env, ANSWER_READERS.elicitResult, [env.ctx, keyExpr]);
+      return { prelude, read, ...checked(env, `${TARGET.inputRequired}.elicit(${request})`, 'elicitation', 'elicitation', base, site) };
     }
     case 'sampling': {
       const params = paramsText(site)!;
       const hoisted = env.requests?.get(site);
       const request = hoisted ?? env.names.take(`${base}Request`);
-      env.values.add('isSpecType');
       env.types.add('CreateMessageRequestParams');
-      if (!hoisted) prelude.push(env.ts ? `const ${request}: CreateMessageRequestParams = ${params};` : `const ${request} = ${params};`);
-      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
+      if (!hoisted) {
+        prelude.push(env.ts ? `const ${request}: CreateMessageRequestParams = ${params};` : `const ${request} = ${params};`);
+      }
       return {
         prelude,
-        // Malformed answers (not a CreateMessageResult) are re-requested, never trusted.
-        missing: `${answer}.kind !== 'sampling' || !isSpecType.CreateMessageResult(${answer}.result)`,
+        read: readerCall(env, ANSWER_READERS.sampling, [env.ctx, keyExpr]),
         ...checked(env, `${TARGET.inputRequired}.createMessage(${request})`, 'sampling', 'sampling', base, site),
-        value: `${answer}.result`,
       };
     }
-    case 'roots': {
-      env.types.add('ListRootsResult');
-      prelude.push(`const ${answer} = ${TARGET.inputResponse}(${responses}, ${keyExpr});`);
-      return {
-        prelude,
-        missing: `${answer}.kind !== 'roots'`,
-        ...checked(env, `${TARGET.inputRequired}.listRoots()`, 'roots', 'roots', base, site),
-        value: `{ roots: ${answer}.roots }`,
-        valueType: 'ListRootsResult',
-      };
-    }
+    case 'roots':
+      return { prelude, read: readerCall(env, ANSWER_READERS.roots, [env.ctx, keyExpr]), ...checked(env, `${TARGET.inputRequired}.listRoots()`, 'roots', 'roots', base, site) };
   }
 }
 

@@ -9,7 +9,7 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
   const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
   const imported = new Set<string>();
   for (const d of decls) for (const n of d.getNamedImports()) imported.add((n.getAliasNode() ?? n.getNameNode()).getText());
-  const missingValues = values.filter((v) => !imported.has(v));
+  const missingValues = values.filter((v) => !imported.has(localOf(v)));
   const missingTypes = wantedTypes.filter((t) => !imported.has(t));
   if (missingValues.length === 0 && missingTypes.length === 0) return;
   const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport());
@@ -62,6 +62,9 @@ export function mergeNamedImports(file: SourceFile, specifier: string): void {
   writeNamedImports(target, texts.sort(byImportedName));
 }
 
+/** The local name of an import specifier text (`a as b`, and `a: b` in a require pattern: `b`). */
+const localOf = (text: string): string => text.replace(/^.*(\s+as\s+|:\s*)/, '');
+
 const byImportedName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' });
 
 /** Replaces only the `{ ... }` of the import: quotes, semicolon and a default import stay as written. */
@@ -82,7 +85,7 @@ function ensureRequire(file: SourceFile, specifier: string, values: string[]): v
       const pattern = decl.getNameNode();
       if (!Node.isObjectBindingPattern(pattern)) continue;
       const have = new Set(pattern.getElements().map((e) => e.getName()));
-      const missing = values.filter((v) => !have.has(v));
+      const missing = values.filter((v) => !have.has(localOf(v)));
       if (missing.length === 0) return;
       const names = [...pattern.getElements().map((e) => e.getText()), ...missing];
       pattern.replaceWithText(`{ ${names.join(', ')} }`);

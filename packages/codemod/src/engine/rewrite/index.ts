@@ -16,7 +16,7 @@ import { Node, type CallExpression, type NewExpression, type Project, type Sourc
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, CallerDecision, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { planHandler, type HandlerWork } from './analyse.js';
-import { NameAllocator, UnsupportedShape } from './emit.js';
+import { NameAllocator, reserveAnswerReaders, UnsupportedShape, type AnswerReaders } from './emit.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
@@ -36,6 +36,7 @@ import {
   verifyWiringEdit,
 } from './state-module.js';
 import { CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText } from './capabilities-module.js';
+import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
@@ -346,7 +347,8 @@ function planHelpers({ works, helpers, failed }: PlanRound): void {
 function fileWorkOf({ files }: PlanRound, file: SourceFile): FileWork {
   let w = files.get(file);
   if (!w) {
-    w = { edits: [], values: new Set(), types: new Set(), capabilityImports: new Set(), needsState: false, names: new NameAllocator(identifiersIn(file)) };
+    const names = new NameAllocator(identifiersIn(file));
+    w = { edits: [], values: new Set(), types: new Set(), capabilityImports: new Set(), answerReaders: reserveAnswerReaders(names), needsState: false, names };
     files.set(file, w);
   }
   return w;
@@ -467,6 +469,12 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     const home = stateModuleHome(file, capabilityUsers.filter((f) => flavourOf(f) === flavourOf(file)));
     capabilityModules.set(file, ensureGeneratedModule(project, file, CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText, createdFiles, home));
   }
+  const readerUsers = [...plan.files].filter(([, fw]) => fw.answerReaders.used.size > 0).map(([file]) => file);
+  const answerModules = new Map<SourceFile, SourceFile>();
+  for (const file of readerUsers) {
+    const home = stateModuleHome(file, readerUsers.filter((f) => flavourOf(f) === flavourOf(file)));
+    answerModules.set(file, ensureGeneratedModule(project, file, ANSWERS_MODULE_BASENAME, answersModuleText, createdFiles, home));
+  }
   const touched = new Set<SourceFile>([...plan.files.keys(), ...wiring.keys()]);
   for (const file of touched) {
     const fw = plan.files.get(file);
@@ -487,8 +495,19 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     }
     const capabilityModule = capabilityModules.get(file);
     if (capabilityModule && fw) ensureNamedImports(file, specifierFor(file, capabilityModule), [...fw.capabilityImports].sort(), [], flavour);
+    const answerModule = answerModules.get(file);
+    if (answerModule && fw) ensureNamedImports(file, specifierFor(file, answerModule), readerImports(fw.answerReaders, flavour), [], flavour);
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
+}
+
+/** The readers a file calls, as import specifiers (`readRoots as readRoots2` where the file binds the name). */
+function readerImports(readers: AnswerReaders, flavour: ReturnType<typeof flavourOf>): string[] {
+  return [...readers.used].sort().map((reader) => {
+    const local = readers.locals.get(reader) ?? reader;
+    if (local === reader) return reader;
+    return flavour === 'cjs' ? `${reader}: ${local}` : `${reader} as ${local}`;
+  });
 }
 
 /** How a report names the handler a site is reached from (by name: a line could name text an inlining moved). */
