@@ -16,6 +16,7 @@ import { declaredIn, liveAcross, stateField, stateKeyOf } from './live.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import { Obstacle } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
+import { hoistRequests } from './emit-requests.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
@@ -84,6 +85,10 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
   lines.push(...explainOnce(fw, `// State minted for other arguments (or another handler) is not this request's: start over.`));
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
+  // The request is built in the first round's iteration and again in the loop of later rounds: written once, above both.
+  const requests = hoistRequests(work.points, work.body, work.fn, ts, names, base);
+  env.requests = requests.expressions;
+  lines.push(...requests.lines);
 
   const itemLine = (): string[] => (item ? [`${item.declKind} ${item.binding} = ${item.list}[${position}]${ts ? '!' : ''};`] : []);
 

@@ -1,5 +1,5 @@
 /**
- * Phase form: each request's parameters are written once per handler, above the phase switch, and
+ * Phase and loop forms: each request's parameters are written once per handler, above the phase switch, and
  * every round that asks (the first ask, a re-ask) or validates the answer names them. Parameters
  * that read nothing the handler's body declares or changes become a `const`; parameters that read
  * the body's locals become a small function of those locals, called where the legacy code built
