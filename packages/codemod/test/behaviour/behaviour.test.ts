@@ -22,7 +22,7 @@ import {
 } from './harness.js';
 import { callLabel, casesMissingBehaviour, discoverBehaviourCases, type BehaviourCall, type Scenario } from './script.js';
 
-// Migrated modules create their requestState codec at import time from this variable.
+// Migrated servers read their requestState keys from this variable (under vitest: when they are built).
 process.env.MCP_REQUEST_STATE_KEY ??= randomBytes(48).toString('base64url');
 
 const CASES_DIR = fileURLToPath(new URL('../../../../fixtures/cases', import.meta.url));

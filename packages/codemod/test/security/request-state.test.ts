@@ -7,8 +7,10 @@
  *   handler runs (JSON-RPC error, no side effect at all);
  * - state re-bound to another tool or replayed with other arguments: never honoured (error, or
  *   the flow starts over at its first question), no effect of a later phase runs;
- * - a missing or short MCP_REQUEST_STATE_KEY: start-up (module import or server construction)
- *   fails with a message naming the variable.
+ * - a missing or short MCP_REQUEST_STATE_KEY: start-up (module import, or under a test runner server
+ *   construction) fails with a message naming the variable; under a test runner (vitest here)
+ *   importing the migrated module does not (a unit test of a tool module that never starts a server
+ *   needs no key). Outside one the import fails: test/e2e/notes-server.test.ts starts the built app.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -224,6 +226,19 @@ describe('migrated server start-up without a proper key', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/MCP_REQUEST_STATE_KEY/);
     expect((error as Error).message).toMatch(/32/);
+  });
+
+  it('under a test runner, without a key, the migrated module imports (a unit test that builds no server needs none) and building its server fails', async () => {
+    const dir = copyProject(serverDir, 'security-import-nokey');
+    copies.push(dir);
+    delete process.env[KEY_ENV];
+    try {
+      const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => unknown };
+      expect(typeof mod.createServer).toBe('function');
+      expect(() => mod.createServer()).toThrow(/MCP_REQUEST_STATE_KEY/);
+    } finally {
+      process.env[KEY_ENV] = KEY;
+    }
   });
 
   it('control: a 32-byte key starts', async () => {

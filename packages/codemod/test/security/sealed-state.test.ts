@@ -2,7 +2,8 @@
  * The generated state module seals requestState with AES-256-GCM. The legacy wizard
  * (test/security/legacy-wizard.ts) is migrated by the real engine and served with `createMcpHandler`;
  * raw 2026-07-28 JSON-RPC POSTs play the client. Each key configuration is a fresh copy of the
- * migrated project imported under its own environment (the module reads its keys at import).
+ * migrated project imported and started under its own environment (under a test runner the module
+ * reads its keys once, when a server is built with its verify hook).
  *
  * - confidentiality: no payload value, field name or principal can be read from the token, in any
  *   base64url-decoded segment (control: the SDK's signed codec does show them to the same check);
@@ -54,6 +55,8 @@ async function deploy(current: string, previous?: string): Promise<Deployment> {
   else process.env[PREVIOUS_ENV] = previous;
   const server = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => unknown };
   const state = (await import(pathToFileURL(join(dir, 'mcp-request-state.ts')).href)) as { requestStateCodec: Codec };
+  // start-up: the keys of this configuration are read here, before the environment changes again
+  server.createServer();
   return { createServer: server.createServer, codec: state.requestStateCodec };
 }
 

@@ -87,8 +87,8 @@ function aesKey(secret${t(': string')})${t(': Buffer')} {
   return Buffer.from(hkdfSync('sha256', secret, '', 'mcp-mrtr requestState aes-256-gcm', 32));
 }
 
-/** Read once, at start-up: a missing or short key stops the server here, not in the middle of a flow. */
-function requestStateKeys()${t(': { mintKey: Buffer; openKeys: Buffer[] }')} {
+/** A missing or short key stops the server at start-up, not in the middle of a flow. */
+function readRequestStateKeys()${t(': { mintKey: Buffer; openKeys: Buffer[] }')} {
   const current = process.env.${keyEnv};
   if (!current || Buffer.byteLength(current, 'utf8') < ${MIN_STATE_KEY_BYTES}) {
     throw new Error('${keyEnv} must be set to a random secret of at least ${MIN_STATE_KEY_BYTES} bytes (it encrypts the MCP requestState of multi-round-trip handlers)');
@@ -101,7 +101,21 @@ function requestStateKeys()${t(': { mintKey: Buffer; openKeys: Buffer[] }')} {
   return { mintKey, openKeys: [mintKey, ...previous.map(aesKey)] };
 }
 
-const { mintKey, openKeys } = requestStateKeys();
+let keys${t(': { mintKey: Buffer; openKeys: Buffer[] } | undefined')};
+
+function requestStateKeys()${t(': { mintKey: Buffer; openKeys: Buffer[] }')} {
+  if (!keys) keys = readRequestStateKeys();
+  return keys;
+}
+
+/**
+ * Read at import, so that the process stops at start-up. A unit test may import a handler module
+ * without serving it, and without a key: under a test runner they are read when a server is built
+ * with the verify hook (it reads \`${CODEC_EXPORT}.verify\`) or a state is minted.
+ * The runners' own variables tell, not NODE_ENV: an inherited or deployed environment may hold anything there.
+ */
+const underTestRunner = ['VITEST', 'JEST_WORKER_ID', 'NODE_TEST_CONTEXT'].some((name) => process.env[name] !== undefined);
+if (!underTestRunner) requestStateKeys();
 
 /**
  * The authenticated data: the format, the method and the authenticated client. Not stored in the
@@ -124,12 +138,34 @@ function unseal(key${t(': Buffer')}, token${t(': Buffer')}, aad${t(': Buffer')})
   }
 }
 
+/**
+ * Returns the payload (handlers read it with ctx.mcpReq.requestState()), or throws, and the SDK
+ * answers the request with an error before the handler runs. The reasons are fixed words: nothing
+ * from the token reaches the error.
+ */
+async function verifyState(state${t(': string')}, ctx${ctxType})${t(': Promise<unknown>')} {
+  const token = Buffer.from(state, 'base64url');
+  // The decoder skips stray characters and spare bits; only the canonical spelling is a token.
+  if (token.toString('base64url') !== state || token.length < 1 + NONCE_BYTES + TAG_BYTES || token[0] !== FORMAT) {
+    throw new Error('malformed requestState');
+  }
+  const aad = binding(ctx);
+  for (const key of requestStateKeys().openKeys) {
+    const plaintext = unseal(key, token, aad);
+    if (plaintext === undefined) continue;
+    const { exp, payload } = JSON.parse(plaintext)${t(' as { exp: number; payload: unknown }')};
+    if (Date.now() >= exp * 1000) throw new Error('expired requestState');
+    return payload;
+  }
+  throw new Error('requestState not sealed for this request with a configured key');
+}
+
 ${exportConst} ${CODEC_EXPORT} = {
   /** base64url(format, random 96-bit nonce, AES-256-GCM ciphertext of { exp, payload }, tag). */
   async mint(payload${t(': unknown')}, ctx${ctxType})${t(': Promise<string>')} {
     // A fresh random nonce per token: GCM must never see one nonce twice under one key.
     const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', mintKey, nonce, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', requestStateKeys().mintKey, nonce, { authTagLength: TAG_BYTES });
     cipher.setAAD(binding(ctx));
     const plaintext = JSON.stringify({ exp: Math.floor(Date.now() / 1000) + TTL_SECONDS, payload });
     const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -137,25 +173,12 @@ ${exportConst} ${CODEC_EXPORT} = {
   },
 
   /**
-   * The server's \`requestState: { verify }\` hook: returns the payload (handlers read it with
-   * ctx.mcpReq.requestState()), or throws, and the SDK answers the request with an error before the
-   * handler runs. The reasons are fixed words: nothing from the token reaches the error.
+   * The server's \`requestState: { verify }\` hook. Reading it reads the keys, so a server built
+   * without a proper key fails there, at start-up.
    */
-  async verify(state${t(': string')}, ctx${ctxType})${t(': Promise<unknown>')} {
-    const token = Buffer.from(state, 'base64url');
-    // The decoder skips stray characters and spare bits; only the canonical spelling is a token.
-    if (token.toString('base64url') !== state || token.length < 1 + NONCE_BYTES + TAG_BYTES || token[0] !== FORMAT) {
-      throw new Error('malformed requestState');
-    }
-    const aad = binding(ctx);
-    for (const key of openKeys) {
-      const plaintext = unseal(key, token, aad);
-      if (plaintext === undefined) continue;
-      const { exp, payload } = JSON.parse(plaintext)${t(' as { exp: number; payload: unknown }')};
-      if (Date.now() >= exp * 1000) throw new Error('expired requestState');
-      return payload;
-    }
-    throw new Error('requestState not sealed for this request with a configured key');
+  get verify()${t(': typeof verifyState')} {
+    requestStateKeys();
+    return verifyState;
   },
 };
 
