@@ -3,7 +3,7 @@
  * `migrateSource` (one in-memory source: jscodeshift, editors) and `migrateInputs`, which loads the
  * run (src/run/load.ts: decode, pre-filter, one ts-morph project) and then runs the stages of
  * src/run/stages.ts in order over its state (src/run/state.ts): upgrade, find, reach, rewrite,
- * serving, verify, markers, file results, test mocks, package.json and summary.
+ * serving, verify, markers, file results, test mocks, importers check, package.json and summary.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -64,6 +64,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     createdFiles: [],
     serving: new Map(),
     upgradeErrors: new Map(),
+    lateEdits: new Set(),
   };
   for (const d of decoded) {
     // kept aside: loaded later if it turns out to import (transitively) a file that holds a site

@@ -21,6 +21,7 @@ import { addRunMarkers } from './markers.js';
 import { fileResultsStage, summaryStage } from './result.js';
 import { rewriteStage } from './rewrite.js';
 import type { LoadedFile, RunState, Stage } from './state.js';
+import { importersCheckStage } from './importers-check.js';
 import { testMocksStage } from './test-mocks.js';
 import { verifyStage } from './verify-stage.js';
 
@@ -34,6 +35,7 @@ export const STAGES: readonly Stage[] = [
   { name: 'markers', run: addRunMarkers },
   { name: 'file results', run: fileResultsStage },
   { name: 'test mocks', run: testMocksStage },
+  { name: 'importers check', run: importersCheckStage },
   { name: 'package.json and summary', run: summaryStage },
 ];
 

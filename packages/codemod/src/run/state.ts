@@ -121,6 +121,8 @@ export interface RunState {
   serving: Map<string, ServingFinding[]>;
   /** Type errors the v1-to-v2 upgrade added, by file (verify stage). */
   upgradeErrors: Map<string, TypeError[]>;
+  /** Files whose output the test-mock stage changed (after verify): the importers check typechecks them. */
+  lateEdits: Set<string>;
   /** Set by the last stage. */
   result?: MigrationResult;
 }

@@ -26,10 +26,14 @@ interface MockContext {
   paths: Set<string>;
 }
 
-export function testMocksStage({ env, results }: Pick<RunState, 'env' | 'results'>): void {
+export function testMocksStage({ env, results, lateEdits }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits'>>): void {
   if (!env.testMocks) return;
   const context = contextOf([...results.values()], [], env.testMocks.read);
-  for (const [filePath, file] of results) results.set(filePath, withTestMockSites(file, context));
+  for (const [filePath, file] of results) {
+    const next = withTestMockSites(file, context);
+    if (next.output !== file.output) lateEdits?.add(filePath);
+    results.set(filePath, next);
+  }
 }
 
 /**

@@ -161,22 +161,25 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
   }
   for (const f of candidates) {
     if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
-    const errors = after.get(f.path)!;
-    const added = new Set(newErrors(before.get(f.path)!, errors.map((e) => e.key)));
-    // the first occurrences of a key the original also had are the original's
-    const remaining = new Map<string, number>();
-    for (const key of before.get(f.path)!) remaining.set(key, (remaining.get(key) ?? 0) + 1);
-    const fresh = errors.filter((e) => {
-      const n = remaining.get(e.key) ?? 0;
-      if (n > 0) {
-        remaining.set(e.key, n - 1);
-        return false;
-      }
-      return added.has(e.key);
-    });
+    const fresh = freshErrors(before.get(f.path)!, after.get(f.path)!);
     if (fresh.length > 0) out.set(f.path, fresh);
   }
   return out;
+}
+
+/** The errors of `after` that `before` (keys) did not have: the first occurrences of a key the original also had are the original's. */
+export function freshErrors(before: string[], after: TypeError[]): TypeError[] {
+  const added = new Set(newErrors(before, after.map((e) => e.key)));
+  const remaining = new Map<string, number>();
+  for (const key of before) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  return after.filter((e) => {
+    const n = remaining.get(e.key) ?? 0;
+    if (n > 0) {
+      remaining.set(e.key, n - 1);
+      return false;
+    }
+    return added.has(e.key);
+  });
 }
 
 /** Errors of each file's original text, in a project of their own (other files as on disk). */
@@ -185,7 +188,7 @@ function originalErrorKeys(files: LoadedFile[], project: Project): Map<string, s
   return new Map(files.map((f, i) => [f.path, errorKeys(originals[i]!)]));
 }
 
-function typeErrors(sf: SourceFile): TypeError[] {
+export function typeErrors(sf: SourceFile): TypeError[] {
   const text = sf.getFullText();
   return fileDiagnostics(sf)
     .filter((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined)

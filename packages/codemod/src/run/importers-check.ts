@@ -1,0 +1,171 @@
+/**
+ * The importers check: the files a run can break without the verify stage ever typechecking them.
+ *
+ * - Project files that import a file the run changed and are not changed themselves: the tsconfig's
+ *   files outside the migrated paths (a unit test of an upgraded tool module, where a type the
+ *   module returns comes from the v2 SDK now), and files of the run the pre-filter kept aside or that
+ *   verify did not check because nothing changed in them.
+ * - Files changed after verify: the test-mock stage's rewrites.
+ *
+ * Each is typechecked twice, in a program over the run's output texts and in one over the texts on
+ * disk (what the project compiles today); an error only the first has is a flagged `type-error`
+ * site at its line (exit 1), with the compiler's message and the changed files it imports, and a
+ * file of the run gets an `@mcp-mrtr-todo` marker above it. A file outside the run is not written:
+ * its report entry says where and why.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ts, type Project, type SourceFile } from 'ts-morph';
+import { addMarkers } from '../engine/markers.js';
+import { buildLineMap } from '../engine/line-map.js';
+import { relativeImports } from '../engine/prefilter.js';
+import { ProjectFiles } from '../engine/project-files.js';
+import { scriptKindOf } from '../engine/script-kind.js';
+import type { FileResult, SiteResult } from '../types.js';
+import { createProject } from './load.js';
+import type { RunState } from './state.js';
+import { firstSyntaxError, freshErrors, typeErrors, type TypeError } from './verify.js';
+
+export const IMPORTER_TYPE_ERROR_ADVICE =
+  'adapt this line by hand to what the migrated files it imports now export (their SDK types are the v2 ones); tsc --noEmit shows the full message';
+
+/** One file to check: its text on disk, its text after the run, and the changed files it imports. */
+interface Candidate {
+  path: string;
+  before: string;
+  after: string;
+  imports: string[];
+}
+
+export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits'>): void {
+  const { env, results, typeChecked } = state;
+  if (!typeChecked || !env.tsconfig || !env.manifests) return;
+  const changed = changedOutputs(results);
+  if (changed.size === 0) return;
+  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits);
+  if (candidates.length === 0) return;
+  const cwd = state.options.cwd ?? process.cwd();
+  const { errors: found, after } = newTypeErrors(env.tsconfig, candidates, changed);
+  for (const candidate of candidates) {
+    const errors = found.get(candidate.path);
+    if (!errors || errors.length === 0) continue;
+    const lines = buildLineMap(candidate.before, candidate.after);
+    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, state.lateEdits.has(candidate.path), cwd, e) }));
+    const sites = reasoned.map(({ error: e, reason }): SiteResult => ({
+      line: lines.toOriginal(e.line),
+      column: e.column,
+      method: 'type-error',
+      status: 'flagged',
+      reason,
+      advice: IMPORTER_TYPE_ERROR_ADVICE,
+      snippet: e.snippet,
+    }));
+    const file = results.get(candidate.path);
+    const marked = file ? markedText(after.getSourceFileOrThrow(candidate.path), reasoned) : undefined;
+    results.set(candidate.path, withSites(file, candidate, sites, marked));
+  }
+}
+
+/**
+ * A file of the run gets an \`@mcp-mrtr-todo\` marker above each line (the run may write it, and a
+ * search for the markers finds every site); undefined when the marked text would not parse.
+ */
+function markedText(sourceFile: SourceFile, errors: Array<{ error: TypeError; reason: string }>): string | undefined {
+  const requests = errors.map(({ error, reason }) => ({ node: sourceFile.getDescendantAtPos(error.start) ?? sourceFile, reason, advice: IMPORTER_TYPE_ERROR_ADVICE }));
+  addMarkers(sourceFile, requests);
+  return firstSyntaxError(sourceFile) ? undefined : sourceFile.getFullText();
+}
+
+/** The text of every file the run writes differently (created files included), by path. */
+function changedOutputs(results: Map<string, FileResult>): Map<string, string> {
+  const changed = new Map<string, string>();
+  for (const [filePath, file] of results) {
+    if (file.output === undefined || file.status === 'failed' || file.status === 'skipped') continue;
+    if (file.status === 'created' || (file.original !== undefined && file.output !== file.original)) changed.set(filePath, file.output);
+  }
+  return changed;
+}
+
+/**
+ * Files changed after verify, and every unchanged project or run file (not a declaration, not in
+ * node_modules) with a relative import of a changed file.
+ */
+function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>): Candidate[] {
+  const known = new Set(changed.keys());
+  const out: Candidate[] = [];
+  for (const filePath of lateEdits) {
+    const file = results.get(filePath);
+    if (file?.original === undefined || file.output === undefined || file.output === file.original) continue;
+    out.push({ path: filePath, before: file.original, after: file.output, imports: relativeImports(filePath, file.original, known) });
+  }
+  const seen = new Set([...changed.keys(), ...out.map((c) => c.path)]);
+  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys()])].sort()) {
+    if (seen.has(filePath) || filePath.includes(`${path.sep}node_modules${path.sep}`) || /\.d\.[cm]?ts$/.test(filePath)) continue;
+    const result = results.get(filePath);
+    if (result && (result.status === 'failed' || result.status === 'skipped')) continue;
+    const text = result?.original ?? readText(filePath);
+    if (text === undefined) continue;
+    const imports = relativeImports(filePath, text, known);
+    if (imports.length > 0) out.push({ path: filePath, before: text, after: text, imports });
+  }
+  return out;
+}
+
+/** The files of the tsconfig (none for a solution-style one with only references). */
+function projectFileNames(tsconfig: string): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  return (parsed?.fileNames ?? []).map((f) => path.resolve(f));
+}
+
+/**
+ * Errors of each candidate with the run's outputs that it does not have with the texts on disk.
+ * Two programs of their own (the run's project holds the nodes the report still points at), each
+ * resolving the candidates' imports in full.
+ */
+function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>): { errors: Map<string, TypeError[]>; after: Project } {
+  // both programs resolve the imports of the candidates and of the changed files in full, so that
+  // a type reaching a candidate through a changed file is the same in both but for the change
+  const roots = new Set([...candidates.map((c) => c.path), ...changed.keys()]);
+  const before = programOver(tsconfig, roots, new Map(candidates.map((c) => [c.path, c.before])));
+  const beforeKeys = new Map(candidates.map((c) => [c.path, typeErrors(before.getSourceFileOrThrow(c.path)).map((e) => e.key)]));
+  const after = programOver(tsconfig, roots, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
+  return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after };
+}
+
+function programOver(tsconfig: string, roots: ReadonlySet<string>, texts: Map<string, string>): Project {
+  const files = new ProjectFiles();
+  const project = createProject(tsconfig, files.host, roots);
+  for (const [filePath, text] of texts) files.addSourceFile(project, filePath, text, scriptKindOf(filePath));
+  return project;
+}
+
+function importerReason(candidate: Candidate, rewritten: boolean, cwd: string, e: TypeError): string {
+  const names = candidate.imports.map((p) => path.relative(cwd, p).split(path.sep).join('/'));
+  const imported = names.length > 0 ? `${names.slice(0, 3).join(', ')}${names.length > 3 ? `, ... (${names.length})` : ''}` : '';
+  if (rewritten) return `the test-mock rewrite of this file${imported ? ` (which imports ${imported}, changed by the migration)` : ''} leaves a type error here: ${e.message}`;
+  return `the migration changed ${imported}, which this file imports, and this line no longer typechecks: ${e.message}`;
+}
+
+/**
+ * The file's result with the sites (and the marked text) added; a file outside the run gets one with
+ * its text as read and no output (never written).
+ */
+function withSites(file: FileResult | undefined, candidate: Candidate, sites: SiteResult[], marked: string | undefined): FileResult {
+  if (!file) return { path: candidate.path, status: 'flagged', sites, original: candidate.before };
+  const all = [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column);
+  return {
+    ...file,
+    original: file.original ?? candidate.before,
+    ...(marked !== undefined ? { output: marked } : {}),
+    status: file.status === 'unchanged' ? 'flagged' : file.status,
+    sites: all,
+  };
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Files the run does not change but can break: a unit test outside the migrated paths, and a file
+ * of the run the pre-filter keeps aside, each importing a module the v1-to-v2 upgrade changed. With
+ * the upgraded module a `CallToolResult`'s `structuredContent` is `unknown` (v1: an object), so
+ * their reads of it no longer typecheck: each is reported at its line with the compiler's message
+ * and the changed file it imports (a flagged site: exit 1); the file of the run gets a marker, the
+ * one outside it is not written. A file
+ * importing the same module that still typechecks gets no entry.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { migrateProject } from '../src/index.js';
+import type { MigrationResult } from '../src/types.js';
+import { TEST_DIR } from './find-helpers.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src', 'test'] };
+
+const FORMAT = `import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function summary(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: { length: text.length } };
+}
+`;
+
+const SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { summary } from './format.js';
+
+export function createServer() {
+  const server = new McpServer({ name: 'importers', version: '1.0.0' });
+  server.registerTool('confirm', { description: 'Asks first' }, async () => {
+    const answer = await server.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
+    return summary(answer.action);
+  });
+  return server;
+}
+`;
+
+// in the migrated paths, without any MCP name: the pre-filter keeps it aside
+const REPORT = `import { summary } from './format.js';
+
+export function lengthOf(text: string): number {
+  return summary(text).structuredContent?.length as number;
+}
+`;
+
+const UNIT_TEST = `import { summary } from '../src/format.js';
+
+// reads the structured content the way a v1 result types it
+const result = summary('abc');
+export const length: unknown = result.structuredContent?.length;
+`;
+
+const STILL_FINE = `import { summary } from '../src/format.js';
+
+export const texts = summary('abc').content.length;
+`;
+
+let dir: string;
+let result: MigrationResult;
+const file = (rel: string) => result.files.find((f) => f.path === path.join(dir, rel));
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-importers-'));
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.mkdirSync(path.join(dir, 'test'));
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'importers', type: 'module' }));
+  fs.writeFileSync(path.join(dir, 'src', 'format.ts'), FORMAT);
+  fs.writeFileSync(path.join(dir, 'src', 'server.ts'), SERVER);
+  fs.writeFileSync(path.join(dir, 'src', 'report.ts'), REPORT);
+  fs.writeFileSync(path.join(dir, 'test', 'format.test.ts'), UNIT_TEST);
+  fs.writeFileSync(path.join(dir, 'test', 'content.test.ts'), STILL_FINE);
+  result = await migrateProject(['src'], { cwd: dir });
+}, 900_000);
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('importers of changed files are typechecked and reported', () => {
+  it('control: the tool is migrated and the module it imports is upgraded', () => {
+    expect(file('src/server.ts')?.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(file('src/format.ts')?.output).toContain(`from '@modelcontextprotocol/server'`);
+  });
+
+  it('a unit test outside the migrated paths: its new error at its line, with the compiler message and the changed file it imports, not written', () => {
+    const test = file('test/format.test.ts');
+    expect(test, JSON.stringify(result.files.map((f) => f.path))).toBeDefined();
+    expect(test!.status).toBe('flagged');
+    expect(test!.output).toBeUndefined();
+    expect(test!.original).toBe(UNIT_TEST);
+    expect(test!.sites).toHaveLength(1);
+    const [site] = test!.sites;
+    expect(site).toMatchObject({ line: 5, method: 'type-error', status: 'flagged' });
+    expect(site!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339: Property 'length' does not exist on type/);
+    expect(site!.snippet).toContain('result.structuredContent?.length');
+  });
+
+  it('a file of the run the pre-filter kept aside is reported the same way, with a marker above the line and nothing else changed', () => {
+    const report = file('src/report.ts');
+    expect(report?.status).toBe('flagged');
+    expect(report!.sites.map((s) => [s.line, s.method])).toEqual([[4, 'type-error']]);
+    const lines = report!.output!.split('\n');
+    expect(lines[3]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(the migration changed src/format\\.ts, which this file imports, and this line no longer typechecks: TS2339`));
+    expect([...lines.slice(0, 3), ...lines.slice(4)].join('\n')).toBe(REPORT);
+  });
+
+  it('an importer that still typechecks gets no entry; the flagged sites are counted', () => {
+    expect(file('test/content.test.ts')).toBeUndefined();
+    expect(result.summary.sitesFlagged).toBe(result.files.flatMap((f) => f.sites).filter((s) => s.status === 'flagged').length);
+    expect(result.summary.sitesFlagged).toBeGreaterThanOrEqual(2);
+  });
+});
