@@ -13,9 +13,12 @@
  * (`sendRequest`, `sendNotification`, `authInfo`, ...) or two context keys, at a place a context
  * is handed over (a call argument, a variable's initializer, a return value); a literal with a
  * comment between its properties, or a variable read in a way the move cannot follow
- * (destructured, indexed, exported, shadowed), is left as it is.
+ * (destructured, indexed, exported, shadowed), is left as it is. An awaited call handing a fake
+ * with a `sendRequest` to a handler goes through the helper of `answer-rounds.ts` when the run
+ * migrated requests: a migrated handler asks through input_required instead of calling it.
  */
-import { Node, Project, SyntaxKind, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -27,6 +30,9 @@ const TRANSPORT_MESSAGE_METHODS = new Set(['onmessage', 'handleMessage']);
 
 const SEND_NOTE =
   '; a handler this run migrated no longer calls mcpReq.send (it returns input_required): a test passing this fake to one fails until it answers the inputRequests and calls the handler again with inputResponses';
+
+const ANSWER_NOTE =
+  `; the call goes through ${ANSWER_HELPER} (added at the end of this file): a handler this run migrated returns input_required instead of calling mcpReq.send, and the helper answers its inputRequests with the fake's mcpReq.send and calls it again (a handler whose rounds carry requestState stays at its input_required result)`;
 
 interface Entry {
   /** v1 key */
@@ -52,14 +58,19 @@ export function reshapeContextMockText(
   migratedAny = false,
 ): { output: string; notes: string[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
-  const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
-  const notes = reshapeContextMocks(sourceFile, keep, migratedAny);
+  const scriptKind = scriptKindOf(file);
+  const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind });
+  const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
+  const notes = reshapeContextMocks(sourceFile, keep, migratedAny, typescript);
   return { output: sourceFile.getFullText(), notes };
 }
 
-function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean): string[] {
+function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean, typescript: boolean): string[] {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
+  // calls handing an answering fake to a handler the run may have migrated go through the helper
+  const canAnswer = migratedAny && helperNameFree(sourceFile.getFullText());
+  let answering = false;
   for (const literal of sourceFile.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)) {
     if (!handsOverContext(literal) || keep(literal.getStart(), literal.getEnd())) continue;
     const entries = contextEntries(literal);
@@ -69,10 +80,20 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
     edits.push({ start: literal.getStart(), end: literal.getEnd(), text: nestedLiteral(literal, entries) }, ...readEdits);
     const moved = entries.filter((e) => e.group).map((e) => `${e.key} → ${e.group}.${e.name}`);
     // a handler the run migrated asks through input_required and no longer calls the fake's send
-    const unsent = migratedAny && entries.some((e) => e.key === 'sendRequest') ? SEND_NOTE : '';
+    const sends = migratedAny && entries.some((e) => e.key === 'sendRequest');
+    const routed = sends && canAnswer ? answeringCallEdit(outerExpression(literal)) : undefined;
+    if (routed) {
+      edits.push(routed);
+      answering = true;
+    }
+    const unsent = routed ? ANSWER_NOTE : sends ? SEND_NOTE : '';
     notes.push(`${literal.getStartLineNumber()}: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (${moved.join(', ')})${unsent}`);
   }
   if (notes.length === 0) return [];
+  if (answering) {
+    const end = sourceFile.getEnd();
+    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${answerHelperText(typescript)}` });
+  }
   let output: string;
   try {
     output = applyEdits(sourceFile.getFullText(), edits);
