@@ -195,8 +195,8 @@ export function createServer(): Server {
     });
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
-    // The lines of server.ts as written: the two calls of the 'save' case; 'update' asks once, on its own path.
-    expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 and 15; every other pair is on mutually exclusive paths\)/);
+    // The lines of server.ts as written, named with it (the request is in tag.ts): the two calls of the 'save' case; 'update' asks once, on its own path.
+    expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 of server\.ts and 15 of server\.ts; every other pair is on mutually exclusive paths\)/);
   }, 120_000);
 
   it('says why two conditional, try-wrapped helper calls of one case are not asked in one round', async () => {
@@ -240,7 +240,7 @@ export function createServer(): Server {
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
     expect(site!.reason).toContain(
-      '2 requests in sequence; they are not asked in one round because each is in its own block (line 14 in a try statement (line 13), line 19 in a try statement (line 18)): only consecutive independent requests of one block share a round',
+      '2 requests in sequence; they are not asked in one round because each is in its own block (line 14 of server.ts in a try statement (line 13 of server.ts), line 19 of server.ts in a try statement (line 18 of server.ts)): only consecutive independent requests of one block share a round',
     );
   }, 120_000);
 

@@ -258,13 +258,19 @@ function groupByHandler(round: PlanRound): void {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
       slot.entries.push({ site: reach.site, path: callPath });
       byHandler.set(handler.fn, slot);
-      if (obstacle && !failed.has(handler.fn)) {
-        failed.set(handler.fn, `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`);
-      } else if (context && !failed.has(handler.fn)) {
-        failed.set(handler.fn, `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`);
-      }
+      const shared = sharedSiteReason(reach);
+      if (shared && !failed.has(handler.fn)) failed.set(handler.fn, shared);
     }
   }
+}
+
+/** Why no handler reaching this site can be rewritten: the request's own obstacle, or a non-handler context running it too. */
+function sharedSiteReason(reach: Reach): string | undefined {
+  const { obstacle } = reach.site;
+  const context = reach.nonHandlerContexts[0];
+  if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
+  if (context) return `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`;
+  return undefined;
 }
 
 /** Tools run through a table lookup: the dispatching code must pass the context and return the result as it is. */
@@ -423,8 +429,10 @@ function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works }
   const decision = decisions.get(reach.site.id);
   if (!decision) return;
   const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => ({ caller: c.description, status: 'flagged', reason: `${c.context} code has no MRTR form` }));
+  // a handler reaching several such requests failed on the first: each request names its own
+  const shared = taskAugmentation(reach.site) ? undefined : sharedSiteReason(reach);
   for (const { handler } of reach.handlers) {
-    const reason = failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const reason = shared ?? failed.get(handler.fn) ?? newFailures.get(handler.fn);
     const caller = callerName(handler);
     if (list.some((c) => c.caller === caller)) continue;
     list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
