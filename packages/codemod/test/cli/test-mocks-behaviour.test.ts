@@ -145,8 +145,9 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
   }, 300_000);
 
   it('a migrated handler that stops asking fails the rewritten tests', () => {
-    withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
-      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file when the user unticks the box']);
+    // never asking, the handler reads the action of an answer it never got: every test that answers fails
+    withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
+      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
     });
   }, 300_000);
 
@@ -159,7 +160,7 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
   it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
     fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
     expect(runTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
-    withBug(dir, /if \(confirmationAnswer\.kind !== 'elicit'\) \{/, 'if (false) {', () => {
+    withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
       expect(failing(runTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
     });
   }, 300_000);
