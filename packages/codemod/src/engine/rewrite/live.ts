@@ -5,7 +5,7 @@
  */
 import { Node, SyntaxKind, TypeFormatFlags, ts, type Statement, type Type, type VariableStatement } from 'ts-morph';
 import { firstEffect } from './purity.js';
-import { Obstacle } from './points.js';
+import { Obstacle, line } from './points.js';
 
 export interface LiveVar {
   name: string;
@@ -265,7 +265,7 @@ export function classifyLive(declared: Declared[], after: Node[], ts: boolean, t
       !isMutatedAfter(d.name, after);
     if (pure) return { name: d.name, declKind: d.declKind, mode: 'recompute', statement: d.statement };
     const typeName = d.id.getType().getSymbol()?.getName();
-    const what = json === false && typeName && typeName !== '__object' ? ` (${typeName})` : '';
+    const what = json === false && typeName && typeName !== '__object' && typeName !== '__type' ? ` (${typeName})` : '';
     throw new Obstacle(
       json === false
         ? `live value \`${d.name}\`${what} is not JSON-serialisable and not provably pure to recompute`
@@ -283,8 +283,20 @@ export function liveAcross(declared: Declared[], after: Node[], ts: boolean, typ
   let wanted = referencedLater(declared, after);
   for (;;) {
     const live = classifyLive(wanted, after, ts, typeChecked, knownTypes);
-    const needed = referencedLater(declared, live.filter((v) => v.mode === 'recompute').map((v) => v.statement));
-    const missing = needed.filter((d) => !wanted.includes(d));
+    const missing: Declared[] = [];
+    for (const v of live.filter((x) => x.mode === 'recompute')) {
+      for (const d of referencedLater(declared, [v.statement])) {
+        if (wanted.includes(d) || missing.includes(d)) continue;
+        try {
+          classifyLive([d], after, ts, typeChecked, knownTypes);
+        } catch (error) {
+          // the reason names the local the request's code never reads itself, and who needs it
+          if (error instanceof Obstacle) throw new Obstacle(`${error.message}; the recomputed \`${v.name}\` (line ${line(v.statement)}) reads it`);
+          throw error;
+        }
+        missing.push(d);
+      }
+    }
     if (missing.length === 0) return live;
     wanted = declared.filter((d) => wanted.includes(d) || missing.includes(d));
   }
