@@ -57,6 +57,17 @@ describe('planPackageJsonChanges: which manifest a file belongs to', () => {
   });
 });
 
+describe('planPackageJsonChanges: what counts as using a v2 package', () => {
+  it('a v2 package named only in a comment (a marker advising serveStdio) adds nothing; an import does', () => {
+    const { file } = outerWithInner(false);
+    const marker = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\n// @mcp-mrtr-todo(not rewritten): serve with serveStdio(createServer) from '@modelcontextprotocol/server/stdio'\nawait server.connect(transport);\n`;
+    const unchanged = planPackageJsonChanges([{ path: file, text: marker }]);
+    expect(unchanged.every((c) => Object.keys(c.added).length === 0 && c.output === c.original)).toBe(true);
+    const importing = planPackageJsonChanges([{ path: file, text: `${marker}import { serveStdio } from '@modelcontextprotocol/server/stdio';\n` }]);
+    expect(importing.map((c) => c.added)).toEqual([{ '@modelcontextprotocol/server': expect.any(String) }]);
+  });
+});
+
 describe('planPackageJsonChanges: files outside the run, test-only packages', () => {
   function project(files: Record<string, string>, manifest: object): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-manifest-'));

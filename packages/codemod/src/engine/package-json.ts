@@ -117,11 +117,18 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
 }
 
 /** v2 packages imported by the (migrated) texts; the server package whenever the SDK was used. */
+/**
+ * The v2 packages the texts load (imports, re-exports, `require()`, `import()`): module specifiers
+ * only, so a package named in a comment (a marker's advice: "serveStdio from
+ * '@modelcontextprotocol/server/stdio'") adds no dependency.
+ */
 function usedV2Packages(texts: string[]): string[] {
   const used = new Set<string>();
   for (const text of texts) {
+    if (!V2_PACKAGES.some((name) => text.includes(name))) continue;
+    const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
     for (const name of V2_PACKAGES) {
-      if (text.includes(`'${name}'`) || text.includes(`"${name}"`) || text.includes(`'${name}/`) || text.includes(`"${name}/`)) used.add(name);
+      if (specifiers.some((s) => s === name || s.startsWith(`${name}/`))) used.add(name);
     }
   }
   return [...used].sort();
