@@ -33,7 +33,8 @@ export async function tag(server: Server, text: string): Promise<string[]> {
 }
 `;
 
-// Two helper requests in sequence on the 'save' path, each nested in the switch: flagged.
+// Two helper requests in sequence on the 'save' path, each nested in the switch, the second asked only
+// when the first gave no summary (so not in the same round): flagged.
 const SERVER = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -54,7 +55,7 @@ export function createServer(): Server {
             // sampling unavailable: save without a summary
           }
         }
-        if (args.autoTag) {
+        if (args.autoTag && !summary) {
           try {
             tags = await tag(server, args.text);
           } catch {

@@ -176,7 +176,7 @@ export function createServer(): Server {
           out.summary = await ask(server, 'summarize ' + text);
         } catch {}
         try {
-          out.tags = await ask(server, 'tag ' + text);
+          out.tags = await ask(server, 'tag ' + (out.summary ?? text));
         } catch {}
         break;
       }
@@ -196,11 +196,11 @@ export function createServer(): Server {
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
     // The lines of server.ts as written, named with it (the request is in tag.ts): the two calls of the 'save' case; 'update' asks once, on its own path.
-    expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 of server\.ts and 15 of server\.ts; every other pair is on mutually exclusive paths\)/);
+    expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 of server\.ts and 15 of server\.ts; every other pair is on mutually exclusive paths\); they are not asked in one round: the second request's condition or arguments read `out.summary`, the first one's answer/);
   }, 120_000);
 
-  it('says why two conditional, try-wrapped helper calls of one case are not asked in one round', async () => {
-    const { sites } = await migrate('switch-case-guarded-pairs', {
+  it('asks two conditional, try-wrapped helper calls of one case in one round', async () => {
+    const { sites, read } = await migrate('switch-case-guarded-pairs', {
       'tag.ts': `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export async function ask(server: Server, text: string): Promise<string> {
   const reply = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
@@ -237,11 +237,101 @@ export function createServer(): Server {
 }
 `,
     });
+    const asks = sites.filter((s) => s.method === 'sampling/createMessage');
+    expect(asks.map((s) => s.status)).toEqual(['migrated']);
+    expect(asks[0]!.reason).toMatch(/^write-once/);
+    const out = read('server.ts');
+    // Each call collects its pending request in place; one return after the second block asks both.
+    expect(out).toContain("const summaryStep = await ask(server, 'summarize ' + args.text, ctx, 'summary');");
+    expect(out).toContain("const tagsStep = await ask(server, 'tag ' + args.text, ctx, 'tags');");
+    expect(out.match(/pendingInputs\.push\(/g)).toHaveLength(2);
+    expect(out.indexOf('if (pendingInputs.length > 0) return inputRequired(')).toBeGreaterThan(out.indexOf('tagsStep'));
+  }, 120_000);
+
+  it('says why a try-wrapped helper call whose condition reads the earlier answer is not asked in the same round', async () => {
+    const { sites } = await migrate('switch-case-guarded-dependent', {
+      'tag.ts': `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function ask(server: Server, text: string): Promise<string> {
+  const reply = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+  return reply.content.type === 'text' ? reply.content.text : '';
+}
+`,
+      'server.ts': `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ask } from './tag.js';
+export function createServer(): Server {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as { text: string; summarize?: boolean; tag?: boolean };
+    let summary: string | undefined;
+    let tags: string | undefined;
+    switch (request.params.name) {
+      case 'save': {
+        if (args.summarize) {
+          try {
+            summary = await ask(server, 'summarize ' + args.text);
+          } catch {}
+        }
+        if (args.tag && !summary) {
+          try {
+            tags = await ask(server, 'tag ' + args.text);
+          } catch {}
+        }
+        break;
+      }
+    }
+    return { content: [{ type: 'text', text: JSON.stringify({ summary, tags }) }] };
+  });
+  return server;
+}
+`,
+    });
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
-    expect(site!.reason).toContain(
-      '2 requests in sequence; they are not asked in one round because each is in its own block (line 14 of server.ts in a try statement (line 13 of server.ts), line 19 of server.ts in a try statement (line 18 of server.ts)): only consecutive independent requests of one block share a round',
-    );
+    expect(site!.reason).toContain("2 requests in sequence; they are not asked in one round: the second request's condition or arguments read `summary`, the first one's answer");
+  }, 120_000);
+
+  it('says why a try-wrapped helper call whose catch block has an effect is not asked in the same round', async () => {
+    const { sites } = await migrate('switch-case-guarded-catch-effect', {
+      'tag.ts': `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export async function ask(server: Server, text: string): Promise<string> {
+  const reply = await server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+  return reply.content.type === 'text' ? reply.content.text : '';
+}
+`,
+      'server.ts': `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ask } from './tag.js';
+export function createServer(): Server {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = (request.params.arguments ?? {}) as { text: string; summarize?: boolean; tag?: boolean };
+    let summary: string | undefined;
+    let tags: string | undefined;
+    switch (request.params.name) {
+      case 'save': {
+        if (args.summarize) {
+          try {
+            summary = await ask(server, 'summarize ' + args.text);
+          } catch {}
+        }
+        if (args.tag) {
+          try {
+            tags = await ask(server, 'tag ' + args.text);
+          } catch { await server.sendLoggingMessage({ level: 'info', data: 'no tags' }); }
+        }
+        break;
+      }
+    }
+    return { content: [{ type: 'text', text: JSON.stringify({ summary, tags }) }] };
+  });
+  return server;
+}
+`,
+    });
+    const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
+    expect(site!.status).toBe('flagged');
+    expect(site!.reason).toContain('they are not asked in one round: the catch block at line 20 runs `server.sendLoggingMessage({ level: \'info\', data: \'no tags\' …`, which would repeat on the answer round');
   }, 120_000);
 
   it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {

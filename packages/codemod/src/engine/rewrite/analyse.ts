@@ -11,6 +11,7 @@ import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flow.js';
 import { awaitedRequest } from './timeout.js';
 import { lostFailureFallback } from './fail-open.js';
+import { joinWrapped, wrappedJoinRefusal } from './wrapped-rounds.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -190,17 +191,23 @@ function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: R
   const leaders = mergeIndependent(points, fn);
   const groupOf = (leader: RequestPoint): RequestPoint[] => [leader, ...(leader.merged ?? [])];
   const oneRoundPerPath = leaders.every((a, i) => leaders.slice(i + 1).every((b) => mutuallyExclusive(groupOf(a).at(-1)!.statement, b.statement, body)));
-  if (oneRoundPerPath && leaders.every((leader) => !firstEffect([...precedingCode(leader.statement, body), ...groupOf(leader).flatMap(pointOwnCode)], fn))) {
-    return { handler, fn, body, points, form: 'write-once', sites };
-  }
+  const effectBefore = (leader: RequestPoint) => firstEffect([...precedingCode(leader.statement, body), ...groupOf(leader).flatMap(pointOwnCode)], fn);
+  const blocked = oneRoundPerPath ? leaders.find((leader) => effectBefore(leader)) : undefined;
+  if (oneRoundPerPath && !blocked) return { handler, fn, body, points, form: 'write-once', sites };
+  // The requests in sequence would share a round, but code with effects before one of the rounds would repeat.
+  const sharedRound = blocked && leaders.some((leader) => leader.merged) ? { leader: blocked, effect: effectBefore(blocked)! } : undefined;
   for (const p of points) {
     delete p.merged;
     delete p.mergedInto;
+    delete p.wrapped;
   }
   // Several requests stay write-once when no path reaches more than one of them (if/else, switch cases that return).
   let phaseReason = sequenceReason(points, body);
   // the reason of a flag also says why requests in sequence were not asked in one round
-  const flagReason = phaseReason ? `${phaseReason}${sequenceObstacle(points, body)}` : undefined;
+  const why = sharedRound
+    ? `; those on one path would be asked in one round, but \`${sharedRound.effect.description}\` (line ${line(sharedRound.effect.node)}) runs before the request at line ${line(sharedRound.leader.statement)} and would repeat on the answer round`
+    : sequenceObstacle(points, body);
+  const flagReason = phaseReason ? `${phaseReason}${why}` : undefined;
   for (const point of points) {
     if (phaseReason) break;
     const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
@@ -251,7 +258,7 @@ function sequenceReason(points: RequestPoint[], body: Block): string | undefined
 function sequenceObstacle(points: RequestPoint[], body: Block): string {
   for (let i = 0; i < points.length; i++) {
     for (let j = i + 1; j < points.length; j++) {
-      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) return separateBlocks([points[i]!, points[j]!], body);
+      if (!mutuallyExclusive(points[i]!.statement, points[j]!.statement, body)) return separateBlocks([points[i]!, points[j]!], body, points);
     }
   }
   return '';
@@ -262,13 +269,14 @@ function sequenceObstacle(points: RequestPoint[], body: Block): string {
  * (`if (a) { try { x = await h1() } catch {} }` then the same for `h2`): only consecutive
  * independent requests of one statement list share a round.
  */
-function separateBlocks([a, b]: [RequestPoint, RequestPoint], body: Block): string {
+function separateBlocks([a, b]: [RequestPoint, RequestPoint], body: Block, points: RequestPoint[]): string {
   if (a.statement.getParent() === b.statement.getParent()) return '';
+  if (b.joinRefusal && (b.mergedInto === a || points.indexOf(b) === points.indexOf(a) + 1)) return `; they are not asked in one round: ${b.joinRefusal}`;
   const where = (p: RequestPoint) => {
     const block = p.statement.getParent() === body ? undefined : innermostNesting(p.statement, body);
     return `line ${line(p.statement)} ${block ?? 'at the top level'}`;
   };
-  return `; they are not asked in one round because each is in its own block (${where(a)}, ${where(b)}): only consecutive independent requests of one block share a round`;
+  return `; they are not asked in one round because each is in its own block (${where(a)}, ${where(b)}): only consecutive independent requests of one block, or helper calls each in the next statement's own \`if\`/\`try\` block, share a round`;
 }
 
 function innermostNesting(statement: Node, body: Node): string | undefined {
@@ -292,17 +300,27 @@ export function anchorOf(node: Node, body: Node): Statement {
  * Consecutive requests in one statement list (the handler body, a block, a `case` clause) with no
  * data dependency (the later one's parameters do not use the earlier answer or anything computed in
  * between, and the code in between is pure and never exits) are asked in one round. Direct requests
- * join direct ones; calls of single-request helpers join helper calls on the very next statement.
+ * join direct ones; calls of single-request helpers join helper calls on the very next statement,
+ * or, each at the end of its own `if`/`try` block, in the next statement (wrapped-rounds.ts).
  * Returns the points that lead a round.
  */
 function mergeIndependent(points: RequestPoint[], fn: Node): RequestPoint[] {
   const leaders: RequestPoint[] = [];
+  for (const point of points) delete point.joinRefusal;
   for (const point of points) {
     const leader = leaders[leaders.length - 1];
-    if (leader && canJoin(leader, point, fn)) {
+    if (leader && !leader.wrapped && canJoin(leader, point, fn)) {
       (leader.merged ??= []).push(point);
       point.mergedInto = leader;
-    } else leaders.push(point);
+      continue;
+    }
+    const refusal = leader && point.statement.getParent() !== leader.statement.getParent() ? wrappedJoinRefusal(leader, point, points, fn) : 'not wrapped';
+    if (leader && refusal === undefined) {
+      joinWrapped(leader, point);
+      continue;
+    }
+    if (leader && point.statement.getParent() !== leader.statement.getParent()) point.joinRefusal = refusal;
+    leaders.push(point);
   }
   return leaders;
 }

@@ -14,6 +14,7 @@ import type { EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
+import { wrappedGroupTexts } from './wrapped-rounds.js';
 import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
@@ -75,6 +76,15 @@ function writeOnceEdits(work: HandlerWork, env: EmitEnv, helperRegistry: Map<Nod
     const indent = indentOf(point.statement);
     let lines: string[];
     if (point.mergedInto?.kind === 'helper') continue;
+    if (point.wrapped) {
+      // Each call in its own wrapper statement: asked in place, the pending requests returned after the last wrapper.
+      const texts = wrappedGroupTexts(point, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx));
+      const units = point.wrapped.units;
+      edits.push({ start: units[0]!.getStart(), end: units[0]!.getStart(), text: `${texts.before}\n${indentOf(units[0]!)}` });
+      for (const [p, lines] of texts.points) edits.push({ start: p.statement.getStart(), end: p.statement.getEnd(), text: caseScoped(p, lines, indentOf(p.statement)) });
+      edits.push({ start: units.at(-1)!.getEnd(), end: units.at(-1)!.getEnd(), text: `\n${indentOf(units[0]!)}${texts.after}` });
+      continue;
+    }
     if (point.merged && point.kind === 'helper') {
       // The group's calls are consecutive statements: one edit replaces them all.
       const group = [point, ...point.merged];

@@ -46,6 +46,10 @@ export interface RequestPoint {
   elementNames?: Array<string | undefined>;
   /** Later independent requests asked in the same round as this one (write-once form only). */
   merged?: RequestPoint[];
+  /** Leader of helper calls asked in one round, each in its own wrapper statement (wrapped-rounds.ts). */
+  wrapped?: { units: Statement[] };
+  /** Why this point, in sequence after the previous one, was not asked in the same round. */
+  joinRefusal?: string;
   /** Set on a point asked together with an earlier one: only its binding stays in place. */
   mergedInto?: RequestPoint;
   /** `await x.elicitInput(...).then(cb)`: what receives the answer gets `await (cb)(answer)`. */
