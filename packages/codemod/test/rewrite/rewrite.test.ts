@@ -331,7 +331,7 @@ export function createServer(): Server {
     });
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
-    expect(site!.reason).toContain('they are not asked in one round: the catch block at line 20 runs `server.sendLoggingMessage({ level: \'info\', data: \'no tags\' …`, which would repeat on the answer round');
+    expect(site!.reason).toContain('they are not asked in one round: the catch block at line 20 of server.ts runs `server.sendLoggingMessage({ level: \'info\', data: \'no tags\' …`, which would repeat on the answer round');
   }, 120_000);
 
   it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {
