@@ -147,7 +147,7 @@ describe('migrate', () => {
       // a created file's patch starts from nothing
       expect(applyPatch(patch.oldFileName === '/dev/null' ? '' : before[rel]!, patch)).toBe(read(root, rel));
     }
-    expect(patches.map((p) => p.newFileName).sort()).toEqual(['b/src/mcp-client-capabilities.ts', 'b/src/roots.ts', 'b/src/server.ts']);
+    expect(patches.map((p) => p.newFileName).sort()).toEqual(['b/src/mcp-client-capabilities.ts', 'b/src/mcp-input-responses.ts', 'b/src/roots.ts', 'b/src/server.ts']);
   });
 
   it('a broken file fails alone: exit 1, the others migrated, the error listed', () => {
@@ -327,7 +327,7 @@ server.registerTool('ask', { description: 'asks' }, async () => {
     const run = runCli(['migrate', 'src'], root);
     expect(run.status).toBe(0);
     // the migrated file and the capabilities helper it now imports
-    expect(run.stdout).toContain('Formatted 2 changed file(s) with prettier (configured in this project).');
+    expect(run.stdout).toContain('Formatted 3 changed file(s) with prettier (configured in this project).');
     expect(read(root, 'src/mcp-client-capabilities.ts')).toContain('from "@modelcontextprotocol/server"');
     const out = read(root, 'src/server.ts');
     expect(out).toContain('inputRequired');
@@ -347,7 +347,7 @@ server.registerTool('ask', { description: 'asks' }, async () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, '.prettierrc': '{}' });
     const run = runCli(['migrate', 'src'], root);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('Run your formatter on the changed files, e.g.: npx prettier --write src/mcp-client-capabilities.ts src/server.ts');
+    expect(run.stdout).toContain('Run your formatter on the changed files, e.g.: npx prettier --write src/mcp-client-capabilities.ts src/mcp-input-responses.ts src/server.ts');
   });
 });
 

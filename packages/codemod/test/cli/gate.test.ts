@@ -23,7 +23,7 @@ describe('check takes the options of migrate that apply', () => {
     expect(ignored.status).toBe(1);
     const json = JSON.parse(ignored.stdout);
     // the migrated file and the capabilities helper its migration would create
-    expect(json.files.map((f: { path: string }) => f.path).sort()).toEqual(['src/mcp-client-capabilities.ts', 'src/server.ts']);
+    expect(json.files.map((f: { path: string }) => f.path).sort()).toEqual(['src/mcp-client-capabilities.ts', 'src/mcp-input-responses.ts', 'src/server.ts']);
     expect(ignored.stderr).toContain('1 path matching --ignore');
     // the only legacy file ignored: the gate passes
     expect(runCli(['check', 'src/legacy', '--ignore', '**/roots.ts'], root).status).toBe(0);

@@ -56,7 +56,7 @@ describe('jscodeshift transform', () => {
     expect(runCli(['migrate', 'src'], cli).status).toBe(0);
     const expected = read(cli, 'src/trip.ts');
     const createdByCli = fs.readdirSync(path.join(cli, 'src')).filter((f) => f !== 'trip.ts').sort();
-    expect(createdByCli).toEqual(['mcp-client-capabilities.ts', 'mcp-request-state.ts']);
+    expect(createdByCli).toEqual(['mcp-client-capabilities.ts', 'mcp-input-responses.ts', 'mcp-request-state.ts']);
     const transform = require(transformPath);
     await runInlineTest(transform, { dry: true }, { path: path.join(root, 'src/trip.ts'), source: TWO_STEP }, expected);
     expect(fs.readdirSync(path.join(root, 'src'))).toEqual(['trip.ts']);
@@ -68,7 +68,7 @@ describe('jscodeshift transform', () => {
     const root = makeProject({ 'src/trip.ts': TWO_STEP });
     await applyTransform(require(transformPath), { stateKeyEnv: 'TRIP_STATE_KEY' }, { path: path.join(root, 'src/trip.ts'), source: TWO_STEP });
     const created = fs.readdirSync(path.join(root, 'src')).filter((f) => f !== 'trip.ts').sort();
-    expect(created).toEqual(['mcp-client-capabilities.ts', 'mcp-request-state.ts']);
+    expect(created).toEqual(['mcp-client-capabilities.ts', 'mcp-input-responses.ts', 'mcp-request-state.ts']);
     const codec = read(root, 'src/mcp-request-state.ts');
     expect(codec).toContain('process.env.TRIP_STATE_KEY');
     expect(codec).not.toContain('MCP_REQUEST_STATE_KEY');

@@ -126,7 +126,7 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
     expect(report.schemaVersion).toBe(1);
     expect(report.dryRun).toBe(true);
-    expect(statuses(report)).toEqual({ 'src/mcp-client-capabilities.ts': ['would-create'], 'src/server.ts': ['would-change', 'would-migrate'], 'src/roots.ts': ['flagged', 'flagged'] });
+    expect(statuses(report)).toEqual({ 'src/mcp-client-capabilities.ts': ['would-create'], 'src/mcp-input-responses.ts': ['would-create'], 'src/server.ts': ['would-change', 'would-migrate'], 'src/roots.ts': ['flagged', 'flagged'] });
   });
 
   it('migrate: migrated sites and changed files, dryRun false, valid against the schema', () => {
@@ -134,7 +134,7 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
     const report = JSON.parse(runCli(['migrate', 'src', '--json', '-'], root).stdout);
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
     expect(report).toMatchObject({ schemaVersion: 1, command: 'migrate', dryRun: false });
-    expect(statuses(report)).toEqual({ 'src/mcp-client-capabilities.ts': ['created'], 'src/server.ts': ['changed', 'migrated'], 'src/roots.ts': ['flagged', 'flagged'] });
+    expect(statuses(report)).toEqual({ 'src/mcp-client-capabilities.ts': ['created'], 'src/mcp-input-responses.ts': ['created'], 'src/server.ts': ['changed', 'migrated'], 'src/roots.ts': ['flagged', 'flagged'] });
   });
 
   it('the schema refuses a dry run that claims to have migrated, and a report without a version', () => {

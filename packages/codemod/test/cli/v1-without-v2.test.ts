@@ -138,7 +138,7 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
     expect(without.run.stdout).toBe(withV2.run.stdout);
     expect(without.report).toEqual(withV2.report);
     expect(without.files).toEqual(withV2.files);
-    expect(Object.keys(without.files).sort()).toEqual(['package.json', 'src/mcp-client-capabilities.ts', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
+    expect(Object.keys(without.files).sort()).toEqual(['package.json', 'src/mcp-client-capabilities.ts', 'src/mcp-input-responses.ts', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
   });
 
   it('verify sees type errors in the code it would write: the rewrite is not written, the file is restored and flagged, exit 1', () => {
