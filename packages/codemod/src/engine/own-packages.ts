@@ -112,6 +112,23 @@ export function serverPackageAvailable(serverPackage: string, projectDirectory: 
   return packageResolvable(serverPackage, projectDirectory) || (OWN_V2_PACKAGES.includes(serverPackage) && packageResolvable(serverPackage, OWN_DIRECTORY));
 }
 
+/**
+ * The range the v2 server package the project will run on declares for `dependency` (its own
+ * installed copy, else the codemod's), and the version of `dependency` the project has installed.
+ */
+export function serverDependencyVersions(serverPackage: string, dependency: string, projectDirectory: string): { range?: string; installed?: string } {
+  const server = packageDirectory(serverPackage, projectDirectory) ?? (OWN_V2_PACKAGES.includes(serverPackage) ? packageDirectory(serverPackage, OWN_DIRECTORY) : undefined);
+  const manifest = (dir: string | undefined) => {
+    try {
+      return dir ? (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> }) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const declared = manifest(server);
+  return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: manifest(packageDirectory(dependency, projectDirectory))?.version };
+}
+
 /** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */
 function packageResolvable(name: string, start: string): boolean {
   return packageDirectory(name, start) !== undefined;

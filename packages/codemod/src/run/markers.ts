@@ -24,7 +24,7 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
     const requests: MarkerRequest[] = [
       ...locateFlagged(file, flagged, ctx, (s) => siteInfo.get(s)!),
       ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
-      ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: TYPE_ERROR_ADVICE })),
+      ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: e.advice ?? TYPE_ERROR_ADVICE })),
     ];
     addMarkers(file.sourceFile, requests);
     if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);

@@ -51,7 +51,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       method: 'type-error',
       status: 'flagged',
       reason: typeErrorReason(e),
-      advice: TYPE_ERROR_ADVICE,
+      advice: e.advice ?? TYPE_ERROR_ADVICE,
       snippet: e.snippet,
     }));
     const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites].sort((a, b) => a.line - b.line || a.column - b.column);

@@ -5,7 +5,9 @@
  * modules) goes too; then the upgrades the run does not need go back to v1 (run/back-to-v1.ts), and the
  * upgrade's own type errors are found.
  */
+import path from 'node:path';
 import { ProjectFiles } from '../engine/project-files.js';
+import { zodBelowFloor, zodFloorAdvice, zodFloorCause } from '../engine/zod-floor.js';
 import { SERVING_ADVICE } from '../engine/serving/index.js';
 import { revertUnneededUpgrades } from './back-to-v1.js';
 import { createProject } from './load.js';
@@ -19,7 +21,8 @@ export function verifyStage(state: RunState): void {
   // before the rewrite and is never asked again before verify builds its own: drop it, and its
   // type checker, so that the two do not sit in memory together.
   if (typeChecked) project.getLanguageService().compilerObject.cleanupSemanticCache();
-  const verification = verifyChanges(project, loaded, preRewrite, state.createdFiles, reaches, typeChecked);
+  const zodFloor = typeChecked && state.env.tsconfig ? zodBelowFloor(path.dirname(state.env.tsconfig)) : undefined;
+  const verification = verifyChanges(project, loaded, preRewrite, state.createdFiles, reaches, typeChecked, zodFloor);
   for (const [filePath, reason] of verification.restored) {
     const file = fileByPath.get(filePath)!;
     restoreText(file, preRewrite.get(filePath)!);
@@ -33,7 +36,8 @@ export function verifyStage(state: RunState): void {
       const decision = decisionBySite.get(site);
       if (decision?.status === 'migrated' || decision?.callers?.some((c) => c.status === 'migrated')) {
         const callers = decision.callers?.map((c) => (c.status === 'migrated' ? { ...c, status: 'flagged' as const, reason: `rewrite not verified: ${reason}` } : c));
-        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice: 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification', ...(callers ? { callers } : {}) } : { ...decision, ...(callers ? { callers } : {}) });
+        const advice = zodFloor && reason.endsWith(zodFloorCause(zodFloor)) ? zodFloorAdvice(zodFloor) : 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification';
+        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice, ...(callers ? { callers } : {}) } : { ...decision, ...(callers ? { callers } : {}) });
       }
     }
   }
@@ -46,5 +50,5 @@ export function verifyStage(state: RunState): void {
   }
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests });
-  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp));
+  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp), zodFloor);
 }

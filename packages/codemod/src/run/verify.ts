@@ -9,6 +9,7 @@ import type { Reach, SiteDecision } from '../engine/model.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
+import { inZodRegistration, registersWithZod, zodFloorAdvice, zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 
 export interface Verification {
   restored: Map<string, string>;
@@ -28,6 +29,7 @@ export function verifyChanges(
   createdFiles: string[],
   reaches: Reach[],
   typeChecked: boolean,
+  zodFloor?: ZodFloor,
 ): Verification {
   const components = new UnionFind();
   for (const reach of reaches) {
@@ -61,7 +63,9 @@ export function verifyChanges(
     for (const f of candidates) {
       f.sourceFile.replaceWithText(rewritten.get(f.path)!);
       const added = newErrors(before.get(f.path)!, after.get(f.path)!);
-      if (added.length > 0) failures.set(f.path, `the rewritten file has new type errors: ${added.slice(0, 2).join('; ')}`);
+      // with a zod below v2's floor, a registration's handler arguments are unknown: say why
+      const cause = zodFloor && registersWithZod(f.sourceFile) ? `; ${zodFloorCause(zodFloor)}` : '';
+      if (added.length > 0) failures.set(f.path, `the rewritten file has new type errors: ${added.slice(0, 2).join('; ')}${cause}`);
     }
   }
   const restored = new Map<string, string>();
@@ -118,12 +122,16 @@ export interface TypeError {
   line: number;
   column: number;
   snippet: string;
+  /** What causes it, when known beyond the compiler's message (an installed zod below v2's floor). */
+  cause?: string;
+  /** What to do instead of the generic advice. */
+  advice?: string;
 }
 
 export const TYPE_ERROR_ADVICE = 'the v1-to-v2 upgrade of this line does not compile and no automatic repair covers it: adapt it to the v2 API by hand (the v2 migration guide lists the renamed and stricter types)';
 
 export function typeErrorReason(e: TypeError): string {
-  return `the v1-to-v2 upgrade leaves a type error here: ${e.message}`;
+  return `the v1-to-v2 upgrade leaves a type error here: ${e.message}${e.cause ? ` (${e.cause})` : ''}`;
 }
 
 /**
@@ -134,7 +142,7 @@ export function typeErrorReason(e: TypeError): string {
  * (`originalProject`, the run's tsconfig and resolution): the comparison, and with it the markers
  * and the failed count, must not be lost while the upgrade still writes those errors.
  */
-export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project): Map<string, TypeError[]> {
+export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project, zodFloor?: ZodFloor): Map<string, TypeError[]> {
   const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
   const candidates = files.filter((f) => after.get(f.path)!.length > 0);
   const out = new Map<string, TypeError[]>();
@@ -162,6 +170,13 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
   for (const f of candidates) {
     if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
     const fresh = freshErrors(before.get(f.path)!, after.get(f.path)!);
+    if (zodFloor) {
+      for (const e of fresh) {
+        if (!inZodRegistration(f.sourceFile, e.start)) continue;
+        e.cause = zodFloorCause(zodFloor);
+        e.advice = zodFloorAdvice(zodFloor);
+      }
+    }
     if (fresh.length > 0) out.set(f.path, fresh);
   }
   return out;
