@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { ts, type Project, type SourceFile } from 'ts-morph';
 import { addMarkers } from '../engine/markers.js';
 import { buildLineMap } from '../engine/line-map.js';
@@ -25,6 +26,9 @@ import type { FileResult, SiteResult } from '../types.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { firstSyntaxError, freshErrors, typeErrors, type TypeError } from './verify.js';
+
+/** Share of the heap limit the run may already use for the check's two programs to be built. */
+const HEAP_SHARE_BEFORE_CHECK = 0.25;
 
 export const IMPORTER_TYPE_ERROR_ADVICE =
   'adapt this line by hand to what the migrated files it imports now export (their SDK types are the v2 ones); tsc --noEmit shows the full message';
@@ -45,6 +49,16 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
   const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits);
   if (candidates.length === 0) return;
   const cwd = state.options.cwd ?? process.cwd();
+  // Two more programs over the candidates and everything they import, beside the run's own project:
+  // with large declaration dependencies (a generated cloud API client) they do not fit in the heap,
+  // and the whole run dies. The check is then left out and each changed file says so.
+  if (process.memoryUsage().heapUsed > v8.getHeapStatistics().heap_size_limit * HEAP_SHARE_BEFORE_CHECK) {
+    for (const filePath of changed.keys()) {
+      const file = results.get(filePath);
+      if (file && file.status !== 'created') file.notes = [...(file.notes ?? []), `the ${candidates.length} unchanged file(s) importing the changed files were not typechecked against the migration (the run's memory would not hold two more programs of this project): run tsc --noEmit`];
+    }
+    return;
+  }
   const { errors: found, after } = newTypeErrors(env.tsconfig, candidates, changed);
   for (const candidate of candidates) {
     const errors = found.get(candidate.path);
