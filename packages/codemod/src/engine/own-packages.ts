@@ -85,12 +85,8 @@ function lentPackageContaining(file: string): LentPackage | undefined {
   lentPackages ??= OWN_V2_PACKAGES.flatMap((name) => {
     const dir = packageDirectory(name, OWN_DIRECTORY);
     if (!dir) return [];
-    try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
-      return [{ roots: [...new Set([dir, fs.realpathSync(dir)].map((d) => `${standard(d)}/`))], ranges: { ...manifest.peerDependencies, ...manifest.dependencies } }];
-    } catch {
-      return [];
-    }
+    const manifest = readManifest(dir);
+    return manifest ? [{ roots: [...new Set([dir, fs.realpathSync(dir)].map((d) => `${standard(d)}/`))], ranges: { ...manifest.peerDependencies, ...manifest.dependencies } }] : [];
   });
   const spelled = standard(file);
   return lentPackages.find((p) => p.roots.some((root) => spelled.startsWith(root)));
@@ -118,15 +114,24 @@ export function serverPackageAvailable(serverPackage: string, projectDirectory: 
  */
 export function serverDependencyVersions(serverPackage: string, dependency: string, projectDirectory: string): { range?: string; installed?: string } {
   const server = packageDirectory(serverPackage, projectDirectory) ?? (OWN_V2_PACKAGES.includes(serverPackage) ? packageDirectory(serverPackage, OWN_DIRECTORY) : undefined);
-  const manifest = (dir: string | undefined) => {
-    try {
-      return dir ? (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version?: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string> }) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const declared = manifest(server);
-  return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: manifest(packageDirectory(dependency, projectDirectory))?.version };
+  const declared = readManifest(server);
+  return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: readManifest(packageDirectory(dependency, projectDirectory))?.version };
+}
+
+interface Manifest {
+  version?: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** The package.json of a package directory; undefined when there is none or it does not parse. */
+function readManifest(dir: string | undefined): Manifest | undefined {
+  if (!dir) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */

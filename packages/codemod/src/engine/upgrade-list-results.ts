@@ -7,7 +7,7 @@
  * checked on its own and compiles.
  */
 import { Node, SyntaxKind, type ArrowFunction, type CallExpression, type FunctionExpression, type SourceFile } from 'ts-morph';
-import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { LOW_LEVEL_REGISTRATION, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/state-module.js';
 
@@ -53,7 +53,7 @@ function literalDefinitions(node: Node): boolean {
 /** The handler function of `x.setRequestHandler('tools/list' | ListToolsRequestSchema, handler)`. */
 function listToolsHandler(call: CallExpression): ArrowFunction | FunctionExpression | undefined {
   const callee = call.getExpression();
-  if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== 'setRequestHandler') return undefined;
+  if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== LOW_LEVEL_REGISTRATION) return undefined;
   const [method, handler] = call.getArguments();
   if (!method || !LIST_TOOLS.has(method.getText()) || !handler) return undefined;
   return Node.isArrowFunction(handler) || Node.isFunctionExpression(handler) ? handler : undefined;

@@ -5,8 +5,8 @@
  * its handler's arguments become `unknown`, errors no edit of ours can repair: the project has to
  * upgrade zod. Such an error says so, with both versions, instead of only the compiler's message.
  */
-import { Node, type SourceFile } from 'ts-morph';
-import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { REGISTRATION_APIS, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { serverDependencyVersions } from './own-packages.js';
 import { satisfiesRange } from './version-range.js';
 
@@ -14,8 +14,6 @@ export interface ZodFloor {
   installed: string;
   range: string;
 }
-
-const REGISTRATIONS = new Set(['registerTool', 'registerPrompt', 'registerResource', 'tool', 'prompt', 'resource']);
 
 /** The project's zod and the range v2 needs, when the installed one does not satisfy it. */
 export function zodBelowFloor(projectDirectory: string): ZodFloor | undefined {
@@ -31,7 +29,7 @@ function importsZod(sourceFile: SourceFile): boolean {
 function isRegistration(node: Node): boolean {
   if (!Node.isCallExpression(node)) return false;
   const callee = node.getExpression();
-  return Node.isPropertyAccessExpression(callee) && REGISTRATIONS.has(callee.getName());
+  return Node.isPropertyAccessExpression(callee) && Object.hasOwn(REGISTRATION_APIS, callee.getName());
 }
 
 /** Whether the error at `start` lies in a registration call (its schemas or its handler) of a file that imports zod. */
@@ -41,7 +39,7 @@ export function inZodRegistration(sourceFile: SourceFile, start: number): boolea
 
 /** Whether the file imports zod and registers tools, prompts or resources (whose schemas v2 types with zod 4). */
 export function registersWithZod(sourceFile: SourceFile): boolean {
-  return importsZod(sourceFile) && sourceFile.getDescendants().some(isRegistration);
+  return importsZod(sourceFile) && sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression).some(isRegistration);
 }
 
 export function zodFloorCause(floor: ZodFloor): string {
