@@ -90,4 +90,36 @@ describe('request parameters in the phase form', () => {
     const first = await callTool(handler, { name: 'tag', arguments: { item: { label: 'bug' } } });
     expect(first.result?.inputRequests?.tag?.params).toMatchObject({ message: 'Tag for BUG?' });
   }, 300_000);
+
+  it('passes a property chain an earlier guard narrowed (not its local), so the request is built once and still compiles', async () => {
+    const dir = tempProject('request-params-chain', {
+      'server.ts': `${V1}export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+  server.registerTool('trip', { inputSchema: { city: z.string() } }, async ({ city }) => {
+    const dates = await server.server.elicitInput({ message: \`When in \${city}?\`, requestedSchema: { type: 'object', properties: { from: { type: 'string' } }, required: ['from'] } });
+    if (dates.action !== 'accept' || !dates.content) return { content: [{ type: 'text', text: 'no' }] };
+    const count = await server.server.elicitInput({ message: \`How many from \${String(dates.content.from)}?\`, requestedSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
+    return { content: [{ type: 'text', text: \`\${String(dates.content.from)} x\${String(count.content?.n)}\` }] };
+  });
+  return server;
+}
+`,
+    });
+    dirs.push(dir);
+    const result = await migrateInPlace(dir);
+    expect(result.files.flatMap((f) => f.sites).map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    const out = readFileSync(join(dir, 'server.ts'), 'utf8');
+    expect(occurrences(out, 'How many from')).toBe(1);
+    expect(out).toMatch(/const countRequest = \(from: [^)]+\): ElicitRequestFormParams => \(\{/);
+    expect(out).toContain('countRequest(dates.content.from)');
+    const mod = (await import(pathToFileURL(join(dir, 'server.ts')).href)) as { createServer: () => McpServer };
+    const handler = createMcpHandler(() => mod.createServer());
+    const first = await callTool(handler, { name: 'trip', arguments: { city: 'Oslo' } });
+    const second = await callTool(handler, { name: 'trip', arguments: { city: 'Oslo' }, inputResponses: { dates: { action: 'accept', content: { from: 'May' } } }, requestState: first.result!.requestState as string });
+    expect(second.result?.inputRequests?.count?.params).toMatchObject({ message: 'How many from May?' });
+    const again = await callTool(handler, { name: 'trip', arguments: { city: 'Oslo' }, requestState: second.result!.requestState as string });
+    expect(again.result?.inputRequests?.count?.params).toMatchObject({ message: 'How many from May?' });
+    const done = await callTool(handler, { name: 'trip', arguments: { city: 'Oslo' }, inputResponses: { count: { action: 'accept', content: { n: 2 } } }, requestState: second.result!.requestState as string });
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'May x2' }]);
+  }, 300_000);
 });
