@@ -14,9 +14,10 @@ export interface SiteResult {
   column: number;
   /**
    * Wire method of the legacy request, e.g. `elicitation/create`; `serving` for transport rewrites;
-   * `type-error` for a compiler error the v1-to-v2 upgrade leaves that no repair covers.
+   * `type-error` for a compiler error the v1-to-v2 upgrade leaves that no repair covers;
+   * `v1-only-api` for a use of a v1 API that v2 lacks, which keeps its files on v1.
    */
-  method: LegacyMethod | 'serving' | 'session-state' | 'test-mock' | 'type-error';
+  method: LegacyMethod | 'serving' | 'session-state' | 'test-mock' | 'type-error' | 'v1-only-api';
   kind?: RequestKind;
   status: SiteStatus;
   /** Why the site was flagged (always set when flagged), the suppression's reason, or a note on how it was migrated. */

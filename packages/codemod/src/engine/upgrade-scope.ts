@@ -24,20 +24,29 @@ export interface UpgradeScopeFile {
   changedByRun: boolean;
 }
 
-/** Upgraded files that no file of their import component needs on v2. */
-export function unneededUpgrades(files: readonly UpgradeScopeFile[]): Set<string> {
+/**
+ * Upgraded files that no file of their import component needs on v2. A component holding a file of
+ * `heldOnV1` (run/v1-hold-back.ts) needs none.
+ */
+export function unneededUpgrades(files: readonly UpgradeScopeFile[], heldOnV1: ReadonlySet<string> = new Set()): Set<string> {
+  const components = importComponents(files);
+  const needed = new Set(files.filter((f) => f.changedByRun && !heldOnV1.has(f.path)).map((f) => components.find(f.path)));
+  return new Set(files.filter((f) => f.upgraded && !needed.has(components.find(f.path))).map((f) => f.path));
+}
+
+/** The files connected by imports (either way): no server, context or result type crosses between two of them on different SDK majors. */
+export function importComponents(files: ReadonlyArray<Pick<UpgradeScopeFile, 'path' | 'sourceFile' | 'v1Text'>>): UnionFind {
   const known = new Set(files.map((f) => f.path));
   const components = new UnionFind();
   for (const file of files) {
     components.add(file.path);
     for (const target of importedFiles(file, known)) components.union(file.path, target);
   }
-  const needed = new Set(files.filter((f) => f.changedByRun).map((f) => components.find(f.path)));
-  return new Set(files.filter((f) => f.upgraded && !needed.has(components.find(f.path))).map((f) => f.path));
+  return components;
 }
 
 /** Project files a file imports: relative specifiers, and what the compiler resolved (path aliases). */
-function importedFiles(file: UpgradeScopeFile, known: Set<string>): string[] {
+function importedFiles(file: Pick<UpgradeScopeFile, 'path' | 'sourceFile' | 'v1Text'>, known: Set<string>): string[] {
   const out = relativeImports(file.path, file.v1Text, known);
   for (const decl of [...file.sourceFile.getImportDeclarations(), ...file.sourceFile.getExportDeclarations()]) {
     const target = decl.getModuleSpecifierSourceFile()?.getFilePath() as string | undefined;

@@ -40,6 +40,7 @@ const KIND_LABEL: Record<string, string> = {
   'session-state': 'session state',
   'test-mock': 'test mocks',
   'type-error': 'type errors',
+  'v1-only-api': 'held on the v1 SDK',
 };
 
 function label(site: SiteResult): string {

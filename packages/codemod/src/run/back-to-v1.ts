@@ -22,10 +22,12 @@ export interface BackToV1Input {
   decisions: Iterable<SiteDecision>;
   /** One file of a larger run (migrateSource, no manifests): a test's mocks of any request may be of migrated ones. */
   partOfLargerRun?: boolean;
+  /** Files held on v1 (run/v1-hold-back.ts): their import components need no upgrade. */
+  heldOnV1?: ReadonlySet<string>;
 }
 
 /** Puts the unneeded upgrades back to v1 (`backToV1` set on each). */
-export function revertUnneededUpgrades({ loaded, preRewrite, serving, decisions, partOfLargerRun }: BackToV1Input): void {
+export function revertUnneededUpgrades({ loaded, preRewrite, serving, decisions, partOfLargerRun, heldOnV1 }: BackToV1Input): void {
   const migratedKinds = partOfLargerRun
     ? undefined
     : new Set([...decisions].filter((d) => d.status === 'migrated' || d.callers?.some((c) => c.status === 'migrated')).map((d) => d.site.method).filter(isLegacyMethod));
@@ -38,6 +40,7 @@ export function revertUnneededUpgrades({ loaded, preRewrite, serving, decisions,
       // a test whose mocks the test-mock stage rewrites needs v2 too (its Client answers the rounds)
       changedByRun: !f.failed && (f.sourceFile.getFullText() !== preRewrite.get(f.path) || scanTestMocks(f.path, f.source.body, { rewrite: false, migrated: migratedKinds }).sites.length > 0),
     })),
+    heldOnV1,
   );
   for (const file of loaded) {
     if (!undone.has(file.path)) continue;

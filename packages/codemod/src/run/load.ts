@@ -65,6 +65,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     serving: new Map(),
     upgradeErrors: new Map(),
     lateEdits: new Set(),
+    heldOnV1: new Map(),
   };
   for (const d of decoded) {
     // kept aside: loaded later if it turns out to import (transitively) a file that holds a site

@@ -9,8 +9,10 @@ import { abbreviateComment } from '../engine/upgrade.js';
 import type { RunState } from './state.js';
 import { locateFlagged } from './back-to-v1.js';
 import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
+import { nodeOnLine } from '../engine/upgrade-scope.js';
+import { heldBackSite } from './v1-hold-back.js';
 
-export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'>): void {
+export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite, heldOnV1 }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'> & Partial<Pick<RunState, 'heldOnV1'>>): void {
   for (const file of loaded) {
     if (file.failed) continue;
     const flagged = sites
@@ -19,12 +21,17 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
       .filter((d) => d.status === 'flagged');
     const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
     const typeErrors = upgradeErrors.get(file.path) ?? [];
-    if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0) continue;
+    const heldReason = heldOnV1?.get(file.path);
+    const held = heldReason ? heldBackSite(file, [...heldOnV1!.values()].filter((r) => r === heldReason).length) : undefined;
+    // the uses were found in the file's v1 text, which it has again when held back
+    const heldNode = held && file.sourceFile.getFullText() === (file.sliced?.body ?? file.source.body) ? nodeOnLine(file.sourceFile, file.v1OnlyUses![0]!.line, held.column) : undefined;
+    if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0 && !heldNode) continue;
     const before = file.sourceFile.getFullText();
     const requests: MarkerRequest[] = [
       ...locateFlagged(file, flagged, ctx, (s) => siteInfo.get(s)!),
       ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
       ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: e.advice ?? TYPE_ERROR_ADVICE })),
+      ...(heldNode ? [{ node: heldNode, reason: held!.reason!, advice: held!.advice }] : []),
     ];
     addMarkers(file.sourceFile, requests);
     if (firstSyntaxError(file.sourceFile)) file.sourceFile.replaceWithText(before);

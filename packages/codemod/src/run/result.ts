@@ -9,12 +9,13 @@ import { joinSource } from '../engine/source-text.js';
 import type { FileResult, MigrationSummary, PackageJsonChange, SiteResult } from '../types.js';
 import type { RunState } from './state.js';
 import { TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
+import { heldBackSite } from './v1-hold-back.js';
 
 /**
  * Every loaded file's result (its sites with the serving findings and upgrade type errors, output,
  * status), and the created files', into `results`.
  */
-export function fileResultsStage({ project, loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results }: Pick<RunState, 'project' | 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'suppressionsByFile' | 'preRewrite' | 'createdFiles' | 'results'>): void {
+export function fileResultsStage({ project, loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, heldOnV1 }: Pick<RunState, 'project' | 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'suppressionsByFile' | 'preRewrite' | 'createdFiles' | 'results'> & Partial<Pick<RunState, 'heldOnV1'>>): void {
   const sitesByFile = new Map<string, SiteResult[]>();
   for (const site of sites) {
     const info = siteInfo.get(site)!;
@@ -54,7 +55,9 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       advice: e.advice ?? TYPE_ERROR_ADVICE,
       snippet: e.snippet,
     }));
-    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites].sort((a, b) => a.line - b.line || a.column - b.column);
+    const heldReason = heldOnV1?.get(file.path);
+    const held = heldReason ? heldBackSite(file, [...heldOnV1!.values()].filter((r) => r === heldReason).length) : undefined;
+    const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites, ...(held ? [held] : [])].sort((a, b) => a.line - b.line || a.column - b.column);
     const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
     const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));
     let body = file.sourceFile.getFullText();

@@ -16,6 +16,7 @@ import { applyServingRewrites, guardFinding, sessionCapabilityReads } from '../e
 import { findSuppressionComments, suppressionOf } from '../engine/suppressions.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from '../engine/upgrade.js';
 import { requiresV1Sdk } from '../engine/v1-commonjs.js';
+import { v1OnlyApiUses } from '../engine/v1-only-api.js';
 import { lineCount, loadFile } from './load.js';
 import { addRunMarkers } from './markers.js';
 import { fileResultsStage, summaryStage } from './result.js';
@@ -53,6 +54,8 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
     if (!isV1Source(file.source.body)) continue;
     // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
     if (requiresV1Sdk(file.source.body)) continue;
+    const v1Only = v1OnlyApiUses(file.sourceFile);
+    if (v1Only.length > 0) file.v1OnlyUses = v1Only;
     const outcome = upgradeV1Source(file.sourceFile, state.projectType);
     file.notes.push(...(file.upgradeNotes = outcome.notes));
     if (outcome.error) file.notes.push(outcome.error);

@@ -14,6 +14,7 @@ import type { SlicedSource } from '../engine/slice.js';
 import type { DecodedSource } from '../engine/source-text.js';
 import type { SuppressionComment } from '../engine/suppressions.js';
 import type { ProjectType } from '../engine/upgrade.js';
+import type { V1OnlyUse } from '../engine/v1-only-api.js';
 import type { FileResult, MigrateOptions, MigrationResult } from '../types.js';
 import type { TypeError } from './verify.js';
 
@@ -47,6 +48,8 @@ export interface LoadedFile {
   /** Put back to its v1 text after verify (run/back-to-v1.ts): its flagged sites are found again by line. */
   backToV1?: boolean;
   lineMap: LineMap;
+  /** Uses of a v1 API that v2 has in no form (engine/v1-only-api.ts), found in its v1 text before the upgrade. */
+  v1OnlyUses?: V1OnlyUse[];
   notes: string[];
   failed?: string;
 }
@@ -123,6 +126,11 @@ export interface RunState {
   upgradeErrors: Map<string, TypeError[]>;
   /** Files whose output the test-mock stage changed (after verify): the importers check typechecks them. */
   lateEdits: Set<string>;
+  /**
+   * Files kept on the v1 SDK because they or a file their imports connect them to use a v1 API that
+   * v2 lacks (run/v1-hold-back.ts), each with the reason its request sites were not migrated.
+   */
+  heldOnV1: Map<string, string>;
   /** Set by the last stage. */
   result?: MigrationResult;
 }

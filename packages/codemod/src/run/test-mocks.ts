@@ -26,10 +26,12 @@ interface MockContext {
   paths: Set<string>;
 }
 
-export function testMocksStage({ env, results, lateEdits }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits'>>): void {
+export function testMocksStage({ env, results, lateEdits, heldOnV1 }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1'>>): void {
   if (!env.testMocks) return;
   const context = contextOf([...results.values()], [], env.testMocks.read);
   for (const [filePath, file] of results) {
+    // a test kept on v1 with the code it tests (run/v1-hold-back.ts) still drives that v1 code
+    if (heldOnV1?.has(filePath)) continue;
     const next = withTestMockSites(file, context);
     if (next.output !== file.output) lateEdits?.add(filePath);
     results.set(filePath, next);

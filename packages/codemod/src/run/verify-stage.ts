@@ -2,7 +2,8 @@
  * The verify stage over the run's state: a changed file that fails verification (run/verify.ts) is
  * restored with every file its handlers touch, and the decisions and hosting findings there are
  * flagged; with no request left migrated, the rewrite's support for them (server wiring, created
- * modules) goes too; then the upgrades the run does not need go back to v1 (run/back-to-v1.ts), and the
+ * modules) goes too; the files connected to a use of a v1 API that v2 lacks stay on v1
+ * (run/v1-hold-back.ts); then the upgrades the run does not need go back to v1 (run/back-to-v1.ts), and the
  * upgrade's own type errors are found.
  */
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { SERVING_ADVICE } from '../engine/serving/index.js';
 import { revertUnneededUpgrades } from './back-to-v1.js';
 import { createProject } from './load.js';
 import { restoreText } from './rewrite.js';
+import { holdBackOnV1 } from './v1-hold-back.js';
 import type { RunState } from './state.js';
 import { unservedRewriteSupport, upgradeTypeErrors, verifyChanges } from './verify.js';
 
@@ -42,6 +44,7 @@ export function verifyStage(state: RunState): void {
     }
   }
   state.createdFiles = state.createdFiles.filter((f) => !verification.droppedCreated.has(f));
+  holdBackOnV1(state, verification.component);
   const orphaned = unservedRewriteSupport({ loaded, preRewrite, postRewrite: state.postRewrite, createdFiles: state.createdFiles, decisions: decisionBySite.values() });
   for (const file of orphaned.restore) restoreText(file, preRewrite.get(file.path)!);
   for (const created of orphaned.drop) {
@@ -49,6 +52,6 @@ export function verifyStage(state: RunState): void {
     if (sf) project.removeSourceFile(sf);
   }
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
-  revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests });
+  revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
   if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp), zodFloor);
 }
