@@ -446,6 +446,69 @@ export class KongServer extends McpServer {
     expect(dispatchOf([sf])).toEqual([{ line: 6, handlers: ['?@direct'], contexts: [] }]);
   });
 
+  it("a project's own registration wrapper: every function its callers pass is a handler, named by the name they pass, with the context the wrapper's callback type declares", () => {
+    const project = virtualProject();
+    const compat = addSource(project, `${HEAD}
+type Callback = (args: Record<string, unknown>, extra: unknown) => unknown;
+function checkedCallback(value: unknown, name: string): Callback {
+  if (typeof value !== 'function') throw new Error(\`no callback for \${name}\`);
+  return value as Callback;
+}
+export function addTool(server: McpServer, name: string, description: string, cb: Callback): unknown;
+export function addTool(server: McpServer, name: string, ...rest: unknown[]): unknown {
+  const callback = checkedCallback(rest.pop(), name);
+  return (server.registerTool as any)(name, { description: String(rest[0]) }, callback);
+}
+export function addPlainTool(server: McpServer, name: string, cb: Callback) {
+  server.registerTool(name, {}, cb as never);
+}
+`, '.ts', 'reach-wrapper-compat.ts');
+    const tools = addSource(project, `${HEAD}
+import { addTool, addPlainTool } from './reach-wrapper-compat.js';
+interface ScopeDeps { pickScope(): Promise<string | null> }
+export function registerImportTools(mcp: McpServer, deps: ScopeDeps) {
+  addTool(mcp, 'import_key', 'Import a key', async (_args, _extra) => ({ content: [], scope: await deps.pickScope() }));
+  addPlainTool(mcp, 'wipe', async () => { const server = mcp.server; ${ASK}; return { content: [] }; });
+}
+`, '.ts', 'reach-wrapper-tools.ts');
+    const main = addSource(project, `${HEAD}
+import { registerImportTools } from './reach-wrapper-tools.js';
+async function askScope(server: Server) { ${ASK}; return 'local'; }
+async function main() {
+  const mcp = new McpServer({ name: 'x', version: '1' });
+  registerImportTools(mcp, { pickScope: () => askScope(mcp.server) });
+  await askScope(mcp.server);
+}
+main().catch(() => process.exit(1));
+`, '.ts', 'reach-wrapper-main.ts');
+    const regs = [compat, tools, main].map((f) => findRegistrations(f, { typeChecked: true }));
+    const handlers = regs.flatMap((r) => r.handlers).map((h) => ({ name: h.name, at: h.registrationCall.getSourceFile().getBaseName(), contextIndex: h.contextIndex }));
+    expect(handlers).toEqual([
+      { name: 'import_key', at: 'reach-wrapper-tools.ts', contextIndex: 1 },
+      { name: 'wipe', at: 'reach-wrapper-tools.ts', contextIndex: 1 },
+    ]);
+    expect(dispatchOf([compat, tools, main])).toEqual([
+      { line: 8, handlers: ['wipe@direct'], contexts: [] },
+      // the start-up call of the module is named with its text and line
+      { line: 5, handlers: ['import_key@direct'], contexts: ['module-level code (the start-up call `main()` (line 11))'] },
+    ]);
+  });
+
+  it('a tool function called as a shorthand member of an object of functions (tools.create(...) on { create })', () => {
+    const project = virtualProject();
+    const ops = addSource(project, `${HEAD}
+export async function createItem(server: Server, name: string) { ${ASK}; return name; }
+export const itemTools = { createItem };
+`, '.ts', 'reach-shorthand-ops.ts');
+    const main = addSource(project, `${HEAD}
+import { itemTools } from './reach-shorthand-ops.js';
+export function build(mcp: McpServer) {
+  mcp.registerTool('create', {}, async () => ({ content: [{ type: 'text' as const, text: await itemTools.createItem(mcp.server, 'a') }] }));
+}
+`, '.ts', 'reach-shorthand-main.ts');
+    expect(dispatchOf([ops, main])).toEqual([{ line: 4, handlers: ['create@direct'], contexts: [] }]);
+  });
+
   it('a table no handler looks up is named in the unreachable reason', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}

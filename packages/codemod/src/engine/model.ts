@@ -65,6 +65,11 @@ export interface Handler {
   dispatchTargets?: Node[];
   /** For 'dispatched': the handler that looks this function up and the call that runs it. */
   dispatch?: { dispatcher: Handler; call: CallExpression };
+  /**
+   * The callback's context parameter index when the registration API's own rule cannot tell it:
+   * a registration through the project's wrapper (`registrationCall` is the wrapper call).
+   */
+  contextIndex?: number;
 }
 
 /** One function-call edge on the way from a handler to a site. */

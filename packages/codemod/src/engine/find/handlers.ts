@@ -18,6 +18,7 @@ import type { Handler, HandlerRegistration } from '../model.js';
 import { isServerReceiver, type FindContext } from './receivers.js';
 import { dispatchedTools } from '../reach/dispatch.js';
 import { functionsStoredIn, memberDeclarationOf } from '../reach/members.js';
+import { wrapperRegistrations } from './wrappers.js';
 import { classifyType, declarationOf, functionOfDeclaration, isFunctionNode, nameText, resolveCallee, safeType, unwrapExpression, type FunctionLike } from './resolve.js';
 
 /** A `setRequestHandler` / `setNotificationHandler` registration that is not MRTR-capable. */
@@ -50,8 +51,9 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     const args = call.getArguments();
     const fn = handlerFunction(args[args.length - 1]);
     if (!fn) {
-      // `server.registerTool(name, config, def.handler)`: every function stored in that member of the project's type
-      if (api in REGISTRATION_APIS) handlers.push(...memberRegistrations(call, api, args[args.length - 1]));
+      // `server.registerTool(name, config, def.handler)`: every function stored in that member of the project's type;
+      // `server.registerTool(name, config, callback)` in the project's own wrapper: every function its callers pass
+      if (api in REGISTRATION_APIS) handlers.push(...memberRegistrations(call, api, args[args.length - 1]), ...wrapperRegistrations(call, api, handlerFunction));
       continue;
     }
 

@@ -31,11 +31,25 @@ export function declarationOf(id: Node): Node | undefined {
   }
   // `const { x } = require('./y')` and shorthand properties resolve through the value declaration.
   if (first && Node.isShorthandPropertyAssignment(first)) {
+    // `tools.create(...)` on `const tools = { create }`: the value the shorthand holds (through an import)
+    const held = shorthandValue(first);
+    if (held) return held;
     const value = first.getNameNode();
     const valueSymbol = value.getSymbol();
     return valueSymbol?.getValueDeclaration() ?? first;
   }
   return first;
+}
+
+function shorthandValue(property: Node & { getValueSymbol(): MorphSymbol | undefined }): Node | undefined {
+  try {
+    const value = property.getValueSymbol();
+    const target = value?.isAlias() ? value.getAliasedSymbol() : value;
+    const decl = target?.getDeclarations()[0];
+    return decl && decl !== property ? decl : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isFunctionNode(node: Node | undefined): node is FunctionLike {

@@ -122,11 +122,16 @@ function membersOf(entries: Entry[], member: string, callee: Node): Array<{ fn: 
   return out;
 }
 
+const ALTERNATIVE_OPERATORS = new Set([SyntaxKind.BarBarToken, SyntaxKind.QuestionQuestionToken]);
+
 /** Values a table expression holds: array elements, object property values, and what is added to it later. */
 function tableEntries(table: Node, depth: number): Entry[] {
   if (depth > MAX_DEPTH) return [];
   const value = resolveValue(table, depth);
   if (!value) return [];
+  // `...(allowWrites ? writeTools : {})`, `custom ?? defaults`: either side may be the table
+  if (Node.isConditionalExpression(value)) return [...tableEntries(value.getWhenTrue(), depth + 1), ...tableEntries(value.getWhenFalse(), depth + 1)];
+  if (Node.isBinaryExpression(value) && ALTERNATIVE_OPERATORS.has(value.getOperatorToken().getKind())) return [...tableEntries(value.getLeft(), depth + 1), ...tableEntries(value.getRight(), depth + 1)];
   // `const registry = createToolRegistry()`: the table the project function builds and returns
   if (Node.isCallExpression(value)) return [...returnedExpressions(value).flatMap((returned) => tableEntries(returned, depth + 1)), ...addedEntries(table, depth)];
   return [...literalEntries(value, depth), ...addedEntries(table, depth)];

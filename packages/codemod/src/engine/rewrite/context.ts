@@ -33,6 +33,7 @@ function hasSchemaConfig(handler: Handler): boolean {
 
 /** Index of the context parameter in the handler callback, by registration API. */
 export function contextIndex(handler: Handler): number {
+  if (handler.contextIndex !== undefined) return handler.contextIndex;
   switch (handler.registration) {
     case 'setRequestHandler':
       return 1;

@@ -111,10 +111,14 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
   const byOriginal = new Map<Site, SiteDecision>();
   // A site nothing reaches keeps the reason of the run's own reach: its lines name the user's file,
   // a reach recomputed after inlining names the inlined text.
+  // So does a site only code outside handlers reaches, when the rewrite flagged it for that code.
   const unreachable = new Map<Site, string>();
+  const outsideOnly = new Map<Site, string>();
   for (const r of reaches) {
     const context = r.nonHandlerContexts[0];
-    if (context?.context === 'unreachable' && !r.site.obstacle) unreachable.set(r.site, nonHandlerReason(context));
+    if (!context || r.site.obstacle) continue;
+    if (context.context === 'unreachable') unreachable.set(r.site, outsideReason(r));
+    else if (r.handlers.length === 0) outsideOnly.set(r.site, outsideReason(r));
   }
   const callers = new Map<Site, CallerDecision[]>();
   for (const d of outcome.decisions) {
@@ -133,7 +137,8 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (existing && d.status === 'migrated') continue;
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
-    const reason = d.status === 'flagged' && unreachable.has(orig) ? unreachable.get(orig) : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    const outside = d.status === 'flagged' ? (unreachable.get(orig) ?? (d.reason?.endsWith(' code has no MRTR form') ? outsideOnly.get(orig) : undefined)) : undefined;
+    const reason = outside !== undefined ? outside : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
     byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
   }
   for (const [orig, decision] of byOriginal) {
@@ -176,6 +181,17 @@ export function nonHandlerReason(context: { context: string; description: string
   if (context.context === 'unreachable') return context.description;
   if (context.context === 'test-code') return `${context.description} calls the code of this request directly: rewriting it for the handlers would change what the test calls`;
   return `${context.description} reaches this request: ${context.context} code has no MRTR form`;
+}
+
+/**
+ * The reason of a request code outside handlers reaches: the first such caller's, with how many
+ * more there are (the report lists every caller, and each handler that also reaches it, with its
+ * own decision).
+ */
+function outsideReason(reach: Reach): string {
+  const [first, ...rest] = reach.nonHandlerContexts;
+  const more = rest.length > 0 ? ` (and ${rest.length} more caller${rest.length > 1 ? 's' : ''} outside handlers)` : '';
+  return `${nonHandlerReason(first!)}${more}`;
 }
 
 /** One planning round's working state, shared by its steps (planAll). */
@@ -252,7 +268,7 @@ function groupByHandler(round: PlanRound): void {
     }
     const obstacle = reach.site.obstacle;
     if (obstacle) flagSite(round, reach.site, obstacle);
-    else if (context) flagSite(round, reach.site, nonHandlerReason(context), NON_HANDLER_ADVICE[context.context]);
+    else if (context) flagSite(round, reach.site, outsideReason(reach), NON_HANDLER_ADVICE[context.context]);
     else if (reach.handlers.length === 0) flagSite(round, reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
@@ -526,7 +542,8 @@ function callerName(handler: Handler): string {
   const fn = handler.fn;
   const cls = Node.isMethodDeclaration(fn) ? fn.getParent() : undefined;
   const method = Node.isMethodDeclaration(fn) && (Node.isClassDeclaration(cls) || Node.isClassExpression(cls)) ? ` \`${cls.getName() ? `${cls.getName()}.` : ''}${fn.getName()}\`` : '';
-  return `${handler.method} handler${method} (${handler.dispatch ? '' : 'registered at '}line ${line(handler.dispatch?.call ?? handler.registrationCall)}${how})`;
+  const at = handler.dispatch?.call ?? handler.registrationCall;
+  return `${handler.method} handler${method} (${at.getSourceFile().getBaseName()}:${line(at)}${how})`;
 }
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */
