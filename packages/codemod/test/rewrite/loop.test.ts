@@ -192,4 +192,35 @@ export function createServer() {
     const valid = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' }, requestState: second.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { name: 'Who' } } } });
     expect(valid.result?.content).toEqual([{ type: 'text', text: 'Dr Who' }]);
   }, 300_000);
+
+  it('writes the loop and the code after it once: both rounds call one function of the carried locals and the position', async () => {
+    const { dir, sites } = await migrate(
+      'once',
+      server(`  server.registerTool('label', { inputSchema: { items: z.array(z.string()) } }, async ({ items }) => {
+    const labels: string[] = [];
+    for (const item of items) {
+      const reply = await server.server.elicitInput({ message: \`Label for \${item}?\`, requestedSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] } });
+      if (reply.action !== 'accept') continue;
+      labels.push(\`\${item}=\${String(reply.content?.label)}\`);
+    }
+    return { content: [{ type: 'text', text: \`labelled: \${labels.join(', ')}\` }] };
+  });`),
+    );
+    expect(sites.map((s) => s.status)).toEqual(['migrated']);
+    const out = (await import('node:fs')).readFileSync(join(dir, 'server.ts'), 'utf8');
+    expect(out.split('labels.push(').length - 1).toBe(1);
+    expect(out.split('labelled: ${labels.join').length - 1).toBe(1);
+    expect(out.split('.length; itemIndex++) {').length - 1).toBe(1);
+    const handler = await serve(dir);
+    const first = await callTool(handler, { name: 'label', arguments: { items: ['a', 'b'] } });
+    expect(first.result?.inputRequests?.reply?.params).toMatchObject({ message: 'Label for a?' });
+    const again = await callTool(handler, { name: 'label', arguments: { items: ['a', 'b'] }, requestState: first.result!.requestState as string });
+    expect(again.result?.inputRequests?.reply?.params).toMatchObject({ message: 'Label for a?' });
+    const second = await callTool(handler, { name: 'label', arguments: { items: ['a', 'b'] }, inputResponses: { reply: { action: 'accept', content: { label: 'x' } } }, requestState: first.result!.requestState as string });
+    expect(second.result?.inputRequests?.reply?.params).toMatchObject({ message: 'Label for b?' });
+    const done = await callTool(handler, { name: 'label', arguments: { items: ['a', 'b'] }, inputResponses: { reply: { action: 'decline' } }, requestState: second.result!.requestState as string });
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'labelled: a=x' }]);
+    const none = await callTool(handler, { name: 'label', arguments: { items: [] } });
+    expect(none.result?.content).toEqual([{ type: 'text', text: 'labelled: ' }]);
+  }, 300_000);
 });

@@ -1,20 +1,22 @@
 /**
- * Loop form (code): the phase form with one phase that re-enters a loop. The first round runs the
- * code before the loop and the loop's first iteration up to the request, then asks with the live
- * locals and the loop position in the sealed requestState. Every later round restores them, reads
- * the answer in the iteration it was asked in, and runs the loop on: the next iteration asks again
- * with the new position (and accumulators), or the loop ends and the code after it runs.
+ * Loop form (code): the phase form with one phase that re-enters a loop. The loop (and the code
+ * after it) is written once, as a function of the locals it carries and its position. The first
+ * round runs the code before the loop and calls it from the start: the first iteration that reaches
+ * the request asks with the live locals and the loop position in the sealed requestState. Every
+ * later round restores them and calls it from that position: the iteration reads the answer and the
+ * loop runs on, the next iteration asks again with the new position (and accumulators), or the loop
+ * ends and the code after it runs.
  */
-import { Node, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type ForOfStatement, type Statement } from 'ts-morph';
 import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, type EmitEnv } from './emit.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
-import { answerRead, askWithState, baseName, transitionLines } from './emit-point.js';
-import { declaredIn, liveAcross, stateField, stateKeyOf } from './live.js';
-import { LOOP_ROUND_CAP } from './loop.js';
-import { Obstacle } from './points.js';
+import { answerRead, askWithState, baseName } from './emit-point.js';
+import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
+import { LOOP_ROUND_CAP, type LoopPlan } from './loop.js';
+import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { hoistRequests } from './emit-requests.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
@@ -85,81 +87,35 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   lines.push(`const ${stored} = ${access.ctx}.mcpReq.requestState${ts ? `<${typeName}>` : ''}();`);
   lines.push(...explainOnce(fw, `// State minted for other arguments (or another handler) is not this request's: start over.`));
   lines.push(`const ${state} = ${stored}?.args === ${DIGEST_EXPORT}(${handlerId}, ${access.args}) ? ${stored} : undefined;`);
-  // The request is built in the first round's iteration and again in the loop of later rounds: written once, above both.
+  // The request is built in the loop both rounds run: written once, above it.
   const requests = hoistRequests(work.points, work.body, work.fn, ts, names, base);
   env.requests = requests.expressions;
   lines.push(...requests.lines);
 
   const itemLine = (): string[] => (item ? [`${item.declKind} ${item.binding} = ${item.list}[${position}]${ts ? '!' : ''};`] : []);
+  const runLoop = freeName(work.fn, `run${pascal(work.handler.name ?? 'handler')}Loop`, names);
+  const loopFunction = loopFunctionLines({ work, fw, env, plan, live, position, rounds, resuming, state, itemLine, stateObject, segText, nested, handlerId, name: runLoop, args: access.args, capEdits, templates });
+  lines.push(...explainOnce(fw, `// The loop runs in every round: the first from the start, asking in the first iteration that reaches the request; a later one from the position in requestState, reading the answer in the iteration that asked.`));
+  lines.push(...loopFunction);
 
-  // First round: the code before the loop, then the loop's first iteration up to the request, which asks.
-  const first: string[] = pre.map(segText);
-  if (plan.kind === 'for' && plan.counter) first.push(`let ${plan.counter.name} = ${plan.counter.init};`);
-  if (item) first.push(`let ${position} = 0;`);
-  let condition: string | undefined;
-  if (plan.kind === 'for') condition = Node.isForStatement(loop) && loop.getCondition() ? text(loop.getCondition()!) : undefined;
-  if (plan.kind === 'while' && Node.isWhileStatement(loop)) condition = loop.getExpression().getText() === 'true' ? undefined : text(loop.getExpression());
-  if (item) condition = `${position} < ${item.list}.length`;
-  const scoped0: EmitEnv = { ...env, names: names.clone() };
-  const ask0 = askWithState(scoped0, stateObject(`${DIGEST_EXPORT}(${handlerId}, ${access.args})`, '1'), CODEC_EXPORT);
-  const iteration0 = [...explainOnce(fw, `// The loop's first iteration asks; the retry resumes it with the loop position from requestState.`), ...itemLine(), ...plan.before.map(segText), ...transitionLines(point, scoped0, ask0)];
-  // A request nested in the loop body: the code around it replaced in the body statement that holds it.
-  // After a transition (it always returns) the rest of the point's block is unreachable and would name the unbound answer.
-  const anchorWith = (pointLines: string[], dropFollowing: boolean): string => {
-    const anchor = plan.anchor!;
-    const siblings = (point.statement.getParent() as Node & { getStatements?: () => Statement[] }).getStatements?.() ?? [point.statement];
-    const end = dropFollowing ? siblings[siblings.length - 1]!.getEnd() : point.statement.getEnd();
-    const edits = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
-    return reindent(anchor, textWithEdits(anchor, [...edits, { start: point.statement.getStart(), end, text: caseScoped(point, pointLines, indentOf(point.statement)) }]), '');
+  // First round: the code before the loop, then the loop from its start.
+  // A recomputed local is computed where the loop starts, in its function: the first round's copy is
+  // left out when nothing before the loop reads it (it is pure, so leaving it out changes nothing).
+  const recomputedNames = new Set(live.filter((v) => v.mode === 'recompute').map((v) => v.name));
+  const recomputed = new Set(live.filter((v) => v.mode === 'recompute' && declaredIn([v.statement]).every((d) => recomputedNames.has(d.name))).map((v) => v.statement as Node));
+  const readLater = (s: Statement): boolean => {
+    const declared = new Set(declaredIn([s]).map((d) => d.name));
+    return pre.slice(pre.indexOf(s) + 1).some((later) => later.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => declared.has(id.getText())));
   };
-  const header = (): string => (plan.kind === 'for' && Node.isForStatement(loop) ? `for (; ${loop.getCondition() ? text(loop.getCondition()!) : ''}; ${loop.getIncrementor() ? text(loop.getIncrementor()!) : ''}) {` : `for (; ${position} < ${item!.list}.length; ${position}++) {`);
-  if (plan.anchor) {
-    // The first round runs the loop until an iteration reaches the request, which asks with that position.
-    const body0 = [...itemLine(), ...plan.before.map(segText), anchorWith(transitionLines(point, scoped0, ask0), true), ...plan.after.map(segText)];
-    first.push(`// The first iteration that reaches the request asks; the retry resumes there with the loop position from requestState.`, header(), ...nested(body0), '}', ...post.map(segText));
-  } else if (condition) {
-    first.push(`if (${condition}) {`, ...nested(iteration0), '}', ...post.map(segText));
-  } else {
-    // The iteration moves out of the loop body: its continuation lines lose one level, as the first lines do.
-    const dedent = (element: string): string => (templates.some((t) => element.includes(t)) ? element : element.split('\n').map((l, i) => (i > 0 && l.startsWith(unit) ? l.slice(unit.length) : l)).join('\n'));
-    first.push(...iteration0.map(dedent));
-  }
+  const first: string[] = pre.filter((s) => !recomputed.has(s) || readLater(s)).map(segText);
+  const initial = plan.kind === 'for' && plan.counter ? [plan.counter.init] : item ? ['0'] : [];
+  first.push(`return ${runLoop}(${[...storedVars.map((v) => v.name), ...initial, ...(rounds ? ['0'] : []), 'false'].join(', ')});`);
 
-  // Later rounds: restore, read the answer in the iteration that asked, run the loop on.
+  // Later rounds: restore, then the loop from the restored position.
   const rest: string[] = [];
-  const consts = storedVars.filter((v) => v.declKind === 'const').map((v) => stateField(v.name, carried));
-  const lets = [...storedVars.filter((v) => v.declKind !== 'const').map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [rounds] : [])];
-  if (consts.length) rest.push(`const { ${consts.join(', ')} } = ${state};`);
-  if (lets.length) rest.push(`let { ${lets.join(', ')} } = ${state};`);
-  const seen = new Set<Node>();
-  for (const v of live.filter((x) => x.mode === 'recompute')) {
-    if (seen.has(v.statement)) continue;
-    seen.add(v.statement);
-    rest.push(segText(v.statement));
-  }
-  rest.push(`let ${resuming} = true;`);
-  const scoped1: EmitEnv = { ...env, names: names.clone() };
-  const key = point.keys[0]!;
-  const read = planRead(point.sites[0]!, quote(key), baseName(key), scoped1);
-  const ask1 = askWithState(scoped1, stateObject(`${state}.args`, rounds ? `${rounds} + 1` : undefined), CODEC_EXPORT);
-  const answer = answerRead(point, scoped1);
-  const pointBody: string[] = [...read.prelude];
-  // Only the iteration the state was minted in reads the answer (a nested request: the others ask).
-  const reading = plan.anchor ? `${resuming} && ${position} === ${state}.${position}` : resuming;
-  pointBody.push(`const ${answer.name} = ${reading} ? ${read.read} : undefined;`, `if (${answer.name} === undefined) {`);
-  if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
-  pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask1(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
-  pointBody.push(`${resuming} = false;`, ...answer.bind);
-  const body: string[] = [...itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(pointBody, false)] : pointBody)];
-  body.push(...plan.after.map(segText));
-  if (plan.kind === 'for' && Node.isForStatement(loop)) {
-    const cond = loop.getCondition();
-    const update = loop.getIncrementor();
-    rest.push(`for (; ${cond ? text(cond) : ''}; ${update ? text(update) : ''}) {`, ...nested(body), '}');
-  } else if (plan.kind === 'while' && Node.isWhileStatement(loop)) rest.push(`while (${text(loop.getExpression())}) {`, ...nested(body), '}');
-  else if (plan.kind === 'do' && Node.isDoStatement(loop)) rest.push('do {', ...nested(body), `} while (${text(loop.getExpression())});`);
-  else rest.push(`for (; ${position} < ${item!.list}.length; ${position}++) {`, ...nested(body), '}');
-  rest.push(...post.map(segText));
+  const restored = [...storedVars.map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [rounds] : [])];
+  if (restored.length) rest.push(`const { ${restored.join(', ')} } = ${state};`);
+  rest.push(`return ${runLoop}(${[...storedVars.map((v) => v.name), ...(position ? [position] : []), ...(rounds ? [rounds] : []), 'true'].join(', ')});`);
 
   const inner = '  ';
   const shift = (element: string): string => (templates.some((t) => element.includes(t)) ? inner + element : inner + element.split('\n').join(`\n${inner}`));
@@ -167,4 +123,89 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const out = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: out.replace(/\n[ \t]+\n/g, '\n\n') });
   return edits;
+}
+
+const RESULT_TYPE: Record<string, string> = { 'tools/call': 'CallToolResult', 'prompts/get': 'GetPromptResult', 'resources/read': 'ReadResourceResult' };
+
+interface LoopParts {
+  work: HandlerWork;
+  fw: FileWork;
+  env: EmitEnv;
+  plan: LoopPlan;
+  live: LiveVar[];
+  position: string | undefined;
+  rounds: string | undefined;
+  resuming: string;
+  state: string;
+  itemLine: () => string[];
+  stateObject: (args: string, roundsValue: string | undefined) => string;
+  segText: (s: Statement) => string;
+  nested: (lines: string[]) => string[];
+  handlerId: string;
+  name: string;
+  /** The handler's arguments, as the digest reads them. */
+  args: string;
+  capEdits: TextEdit[];
+  /** Multi-line template literals of the body: whitespace inside them is content and keeps its indentation. */
+  templates: string[];
+}
+
+/** A request nested in the loop body: the code around it kept in the body statement that holds it, the request replaced. */
+function anchorWith(point: RequestPoint, anchor: Statement, capEdits: TextEdit[], pointLines: string[]): string {
+  const end = point.statement.getEnd();
+  const edits = capEdits.filter((e) => e.start >= anchor.getStart() && e.end <= anchor.getEnd() && !(e.start >= point.statement.getStart() && e.end <= end));
+  return reindent(anchor, textWithEdits(anchor, [...edits, { start: point.statement.getStart(), end, text: caseScoped(point, pointLines, indentOf(point.statement)) }]), '');
+}
+
+/**
+ * The loop as a function of the locals it carries and its position, written once and called by
+ * both rounds: `resuming` says whether the iteration at the position in requestState reads the answer
+ * (a later round) or asks (the first round, where nothing was asked yet). The code after the loop
+ * runs in it too, so its returns are the handler's.
+ */
+function loopFunctionLines(p: LoopParts): string[] {
+  const { work, fw, env, plan, live, position, rounds, resuming, state, stateObject, segText, nested } = p;
+  const text = (node: Node): string => textWithEdits(node, p.capEdits.filter((e) => e.start >= node.getStart() && e.end <= node.getEnd()));
+  const loop = plan.loop;
+  const point = work.points[0]!;
+  const ts = env.ts;
+  const storedVars = live.filter((v) => v.mode === 'store');
+  const parameters = [...storedVars.map((v) => (ts ? `${v.name}: ${v.typeText}` : v.name)), ...(position ? [ts ? `${position}: number` : position] : []), ...(rounds ? [ts ? `${rounds}: number` : rounds] : []), ts ? `${resuming}: boolean` : resuming];
+  let returns = '';
+  if (ts) {
+    const result = RESULT_TYPE[work.handler.method]!;
+    fw.types.add(result);
+    fw.types.add('InputRequiredResult');
+    returns = `: Promise<${result} | InputRequiredResult>`;
+  }
+  const body0: string[] = [];
+  const seen = new Set<Node>();
+  for (const v of live.filter((x) => x.mode === 'recompute')) {
+    if (seen.has(v.statement)) continue;
+    seen.add(v.statement);
+    body0.push(segText(v.statement));
+  }
+  const scoped: EmitEnv = { ...env, names: env.names.clone() };
+  const key = point.keys[0]!;
+  const read = planRead(point.sites[0]!, quote(key), baseName(key), scoped);
+  const ask = askWithState(scoped, stateObject(`${DIGEST_EXPORT}(${p.handlerId}, ${p.args})`, rounds ? `${rounds} + 1` : undefined), CODEC_EXPORT);
+  const answer = answerRead(point, scoped);
+  const pointBody: string[] = [...read.prelude];
+  // Only the iteration the state was minted in reads the answer (a nested request: the others ask).
+  const reading = plan.anchor ? `${resuming} && ${position} === ${state}${ts ? '?' : ''}.${position}` : resuming;
+  pointBody.push(`const ${answer.name} = ${reading} ? ${read.read} : undefined;`, `if (${answer.name} === undefined) {`);
+  if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
+  pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
+  pointBody.push(`${resuming} = false;`, ...answer.bind);
+  const body: string[] = [...p.itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(point, plan.anchor, p.capEdits, pointBody)] : pointBody), ...plan.after.map(segText)];
+  if (plan.kind === 'for' && Node.isForStatement(loop)) {
+    const cond = loop.getCondition();
+    const update = loop.getIncrementor();
+    body0.push(`for (; ${cond ? text(cond) : ''}; ${update ? text(update) : ''}) {`, ...nested(body), '}');
+  } else if (plan.kind === 'while' && Node.isWhileStatement(loop)) body0.push(`while (${text(loop.getExpression())}) {`, ...nested(body), '}');
+  else if (plan.kind === 'do' && Node.isDoStatement(loop)) body0.push('do {', ...nested(body), `} while (${text(loop.getExpression())});`);
+  else body0.push(`for (; ${position} < ${text((loop as ForOfStatement).getExpression())}.length; ${position}++) {`, ...nested(body), '}');
+  const post = work.body.getStatements().slice(work.body.getStatements().indexOf(loop) + 1);
+  body0.push(...post.map(segText));
+  return [`const ${p.name} = async (${parameters.join(', ')})${returns} => {`, ...body0.map((l) => (l === '' ? l : p.templates.some((t) => l.includes(t)) ? `  ${l}` : `  ${l.split('\n').join('\n  ')}`)), '};'];
 }
