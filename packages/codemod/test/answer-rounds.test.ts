@@ -52,16 +52,32 @@ export async function rateWith(answer: unknown) {
   const result = await handler({ version: '1.2' }, { sendRequest: mockSendRequest });
   return { result, sent: mockSendRequest.mock.calls.map((call) => call[0]) };
 }
+
+export async function rateWithBoundFake(answer: unknown) {
+  const handlers = new Map<string, Function>();
+  const mockServer = {
+    registerTool: vi.fn((name: string, _config: unknown, handler: Function) => {
+      handlers.set(name, handler);
+    }),
+  } as unknown as McpServer;
+  registerRate(mockServer);
+  const mockSendRequest = vi.fn().mockResolvedValue(answer);
+  const extra = { sessionId: 's1', sendRequest: mockSendRequest };
+  const result = await handlers.get('rate_release')!({ version: '2.0' }, extra);
+  return { result, sent: mockSendRequest.mock.calls.map((call) => call[0]) };
+}
 `;
 
 let dir: string;
 let result: MigrationResult;
-let rateWith: (answer: unknown) => Promise<{ result: { content?: { text: string }[]; resultType?: string }; sent: unknown[] }>;
+type Rate = (answer: unknown) => Promise<{ result: { content?: { text: string }[]; resultType?: string }; sent: unknown[] }>;
+let rateWith: Rate;
+let rateWithBoundFake: Rate;
 
 beforeAll(async () => {
   dir = tempProject('answer-rounds', { 'server.ts': SERVER, 'rate.test.ts': TEST });
   result = await migrateInPlace(dir);
-  ({ rateWith } = (await import(pathToFileURL(join(dir, 'rate.test.ts')).href)) as { rateWith: typeof rateWith });
+  ({ rateWith, rateWithBoundFake } = (await import(pathToFileURL(join(dir, 'rate.test.ts')).href)) as { rateWith: Rate; rateWithBoundFake: Rate });
 }, 300_000);
 
 afterAll(() => {
@@ -93,5 +109,15 @@ describe('a direct handler call with an answering fake context', () => {
     expect(accepted.sent[0]).toMatchObject({ method: 'elicitation/create', params: { message: 'Rate 1.2' } });
     const declined = await rateWith({ action: 'decline' });
     expect(declined.result.content?.[0]?.text).toBe('No rating given');
+  });
+
+  it('a fake bound to a variable goes through the helper at the call that passes it', async () => {
+    const text = readFileSync(join(dir, 'rate.test.ts'), 'utf8');
+    expect(text).toContain(`const extra = { sessionId: 's1', mcpReq: { send: mockSendRequest } };`);
+    expect(text).toContain(`const result = await callAnsweringInputRequests(handlers.get('rate_release')!, { version: '2.0' }, extra);`);
+    const accepted = await rateWithBoundFake({ action: 'accept', content: { stars: 5 } });
+    expect(accepted.result.content?.[0]?.text).toBe('Thanks: 5 stars');
+    expect(accepted.sent).toHaveLength(1);
+    expect(accepted.sent[0]).toMatchObject({ method: 'elicitation/create', params: { message: 'Rate 2.0' } });
   });
 });

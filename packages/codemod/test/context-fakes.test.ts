@@ -26,6 +26,32 @@ describe('v1 handler-context fakes in tests', () => {
     ]);
   });
 
+  it('routes the awaited calls a variable-bound answering fake is passed to through the helper', () => {
+    const text = `const extra = { sendRequest: mockSend };\nconst result = await handler(args, extra);\nexpect(extra.sendRequest).toHaveBeenCalled();\n`;
+    const { output } = reshapeContextMockText('/p/test/a.test.ts', text, () => false, true);
+    expect(output).toContain('const extra = { mcpReq: { send: mockSend } };\nconst result = await callAnsweringInputRequests(handler, args, extra);\nexpect(extra.mcpReq.send).toHaveBeenCalled();\n');
+    expect(output).toContain('async function callAnsweringInputRequests(');
+  });
+
+  it('says at its line what the helper cannot make pass: a sampling answer without role, an assertion on a second argument', () => {
+    const text = [
+      `const mockSend = vi.fn().mockResolvedValue({`,
+      `  model: 'm',`,
+      `  content: { type: 'text', text: 'hi' },`,
+      `});`,
+      `const result = await handler(args, { sendRequest: mockSend });`,
+      `expect(mockSend).toHaveBeenCalledWith(expect.objectContaining({ method: 'sampling/createMessage' }), expect.anything());`,
+      `expect(mockSend).toHaveBeenCalledWith(expect.objectContaining({ method: 'sampling/createMessage' }));`,
+      '',
+    ].join('\n');
+    const { notes } = reshapeContextMockText('/p/test/a.test.ts', text, () => false, true);
+    expect(notes.filter((n) => n.startsWith('1: ')).join('\n')).toMatch(/the fake's sampling answer has no `role`, which a sampling result requires/);
+    expect(notes.filter((n) => n.startsWith('6: ')).join('\n')).toMatch(/asserts more than the request the fake's send got/);
+    expect(notes.filter((n) => n.startsWith('7: '))).toEqual([]);
+    const valid = reshapeContextMockText('/p/test/a.test.ts', text.replace(`model: 'm',`, `model: 'm',\n  role: 'assistant',`), () => false, true).notes;
+    expect(valid.join('\n')).not.toMatch(/has no `role`/);
+  });
+
   it('renames shorthand properties and method members', () => {
     const { output } = reshape(`run(args, { requestId, async sendRequest() { return {}; } });\n`);
     expect(output).toBe(`run(args, { mcpReq: { id: requestId, async send() { return {}; } } });\n`);

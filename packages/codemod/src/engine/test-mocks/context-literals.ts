@@ -14,11 +14,14 @@
  * is handed over (a call argument, a variable's initializer, a return value); a literal with a
  * comment between its properties, or a variable read in a way the move cannot follow
  * (destructured, indexed, exported, shadowed), is left as it is. An awaited call handing a fake
- * with a `sendRequest` to a handler goes through the helper of `answer-rounds.ts` when the run
- * migrated requests: a migrated handler asks through input_required instead of calling it.
+ * with a `sendRequest` to a handler (written in the call, or bound to a variable the call passes)
+ * goes through the helper of `answer-rounds.ts` when the run migrated requests: a migrated handler
+ * asks through input_required instead of calling it. What the helper cannot make pass is noted
+ * (`answer-shape.ts`).
  */
 import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
+import { answerShapeNotes } from './answer-shape.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -81,13 +84,14 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
     const moved = entries.filter((e) => e.group).map((e) => `${e.key} → ${e.group}.${e.name}`);
     // a handler the run migrated asks through input_required and no longer calls the fake's send
     const sends = migratedAny && entries.some((e) => e.key === 'sendRequest');
-    const routed = sends && canAnswer ? answeringCallEdit(outerExpression(literal)) : undefined;
-    if (routed) {
-      edits.push(routed);
+    const routed = sends && canAnswer ? answeringCallEdits(literal) : [];
+    if (routed.length > 0) {
+      edits.push(...routed);
       answering = true;
     }
-    const unsent = routed ? ANSWER_NOTE : sends ? SEND_NOTE : '';
+    const unsent = routed.length > 0 ? ANSWER_NOTE : sends ? SEND_NOTE : '';
     notes.push(`${literal.getStartLineNumber()}: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (${moved.join(', ')})${unsent}`);
+    if (routed.length > 0) notes.push(...answerShapeNotes(literal));
   }
   if (notes.length === 0) return [];
   if (answering) {
@@ -103,6 +107,25 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
   }
   sourceFile.replaceWithText(output);
   return notes;
+}
+
+/**
+ * The edits routing the awaited handler calls that receive the fake through the answering helper:
+ * the call it is written in, or, bound to a variable, each call the variable is the last argument of.
+ */
+function answeringCallEdits(literal: ObjectLiteralExpression): TextEdit[] {
+  const expr = outerExpression(literal);
+  const holder = expr.getParent();
+  if (!holder || !Node.isVariableDeclaration(holder)) {
+    const edit = answeringCallEdit(expr);
+    return edit ? [edit] : [];
+  }
+  const edits: TextEdit[] = [];
+  for (const reference of referencesInScope(holder.getNameNode()) ?? []) {
+    const edit = answeringCallEdit(outerExpression(reference));
+    if (edit) edits.push(edit);
+  }
+  return edits;
 }
 
 function outerExpression(node: Node): Node {
