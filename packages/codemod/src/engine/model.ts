@@ -91,7 +91,7 @@ export interface Reach {
   /** Handlers that reach the site (directly or through helpers). */
   handlers: Array<{ handler: Handler; path: CallPathStep[] }>;
   /** Non-handler contexts that reach it; any entry means the site cannot be fully migrated. */
-  nonHandlerContexts: Array<{ context: NonHandlerContext; node: Node; description: string }>;
+  nonHandlerContexts: Array<{ context: NonHandlerContext; node: Node; description: string; testCall?: CallExpression }>;
 }
 
 /** What became of a site for one of the handlers or contexts that run it. */

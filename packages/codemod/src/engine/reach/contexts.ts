@@ -3,7 +3,7 @@
  * non-MRTR request handlers, timers, event emitters, HTTP routes. Names come from
  * `@mcp-mrtr/surface`.
  */
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import {
   COMPLETABLE_FUNCTION,
   EVENT_EMITTER_METHODS,
@@ -21,6 +21,11 @@ export interface EntryContext {
   /** The node that registers/hosts the function (hook assignment, timer call, route call). */
   node: Node;
   description: string;
+  /**
+   * `test-code` only: the test's own call of the function that makes the request
+   * (`await askColour(fakeServer, ...)` in the test file), when the test calls it directly.
+   */
+  testCall?: CallExpression;
 }
 
 /** The non-handler context a function is registered in, judged from where the function value goes. */

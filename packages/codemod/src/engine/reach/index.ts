@@ -149,7 +149,13 @@ class CallGraph {
     const fn = enclosingFunction(node);
     if (!fn) {
       const test = testBlockOf(node);
-      if (test) out.nonHandlerContexts.push({ context: 'test-code', node, description: `the test \`${abbreviate(test, 40)}\` (${node.getSourceFile().getBaseName()}:${(this.input.originalLine ?? lineOf)(node)})` });
+      if (test) {
+        const description = `the test \`${abbreviate(test, 40)}\` (${node.getSourceFile().getBaseName()}:${(this.input.originalLine ?? lineOf)(node)})`;
+        // the last step of the path is the call of the function holding the request: made by the test itself?
+        const last = path[path.length - 1];
+        const testCall = last && last.call.getSourceFile() === node.getSourceFile() && last.callee === enclosingFunction(out.site.node) ? last.call : undefined;
+        out.nonHandlerContexts.push({ context: 'test-code', node, description, ...(testCall ? { testCall } : {}) });
+      }
       else out.nonHandlerContexts.push({ context: 'module-scope', node, description: `module-level code` });
       return;
     }

@@ -3,7 +3,7 @@
  * phases: the body rebuilt as a state machine over the sealed requestState) and of a helper
  * that asks through its callers.
  */
-import { Node, SyntaxKind, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type ParameterDeclaration, type Statement } from 'ts-morph';
 import { firstEffect } from './purity.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { RewriteOptions } from '../model.js';
@@ -328,6 +328,19 @@ function pointLines(point: RequestPoint, env: EmitEnv, ask: ReturnType<typeof as
   }
 }
 
+/** `fallback?: string` → `fallback: string | undefined` (a required parameter cannot follow an optional one). */
+function optionalParamEdits(params: ParameterDeclaration[]): TextEdit[] {
+  const edits: TextEdit[] = [];
+  for (const p of params) {
+    const question = p.getQuestionTokenNode();
+    if (!question || p.isRestParameter()) continue;
+    edits.push({ start: question.getStart(), end: question.getEnd(), text: '' });
+    const type = p.getTypeNode();
+    if (type) edits.push({ start: type.getStart(), end: type.getEnd(), text: /=>|^new\b/.test(type.getText()) ? `(${type.getText()}) | undefined` : `${type.getText()} | undefined` });
+  }
+  return edits;
+}
+
 export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node, HelperWork>): TextEdit[] {
   const file = helper.fn.getSourceFile();
   const ts = flavourOf(file) === 'ts';
@@ -339,6 +352,8 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), `${key}${ts ? ': string' : ''}`];
   if (!helper.ctxParam && ts) fw.types.add('ServerContext');
   const last = params[params.length - 1];
+  // the context and key follow: an optional parameter before them takes `undefined` explicitly (every call is padded to it)
+  if (helper.senderParam === undefined) edits.push(...optionalParamEdits(params));
   if (helper.senderParam !== undefined) {
     // The sender parameter goes; the rest keep their text, followed by the context and key.
     const kept = params.filter((_, i) => i !== helper.senderParam).map((p) => p.getText());

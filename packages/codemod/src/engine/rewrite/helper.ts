@@ -43,7 +43,7 @@ export function helperName(fn: Node): string {
   return 'helper';
 }
 
-function nameNodeOf(fn: Node): Node | undefined {
+export function nameNodeOf(fn: Node): Node | undefined {
   if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
   const parent = fn.getParent();
   if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getNameNode();

@@ -22,7 +22,7 @@ import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
 import { Obstacle, line, siteLine, type RequestPoint } from './points.js';
-import { withOriginalLines, withReadingFile } from '../report-lines.js';
+import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
   CODEC_EXPORT,
@@ -42,6 +42,7 @@ import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
+import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsOf, type DrivenTestCall } from './test-calls.js';
 
 interface Entry {
   site: Site;
@@ -210,6 +211,10 @@ interface PlanRound {
   helpers: Map<Node, HelperWork>;
   files: Map<SourceFile, FileWork>;
   constructions: Set<NewExpression>;
+  /** Tests' direct calls of a rewritten helper, routed through the driver written into the test file (test-calls.ts). */
+  testCalls: Map<CallExpression, DrivenTestCall>;
+  /** Test files that received the driver. */
+  driverFiles: Set<SourceFile>;
 }
 
 /**
@@ -231,6 +236,8 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     helpers: new Map(),
     files: new Map(),
     constructions: new Set(),
+    testCalls: new Map(),
+    driverFiles: new Set(),
   };
   groupByHandler(round);
   checkDispatchedTools(round);
@@ -254,7 +261,7 @@ function flagSite(round: PlanRound, site: Site, reason: string, advice?: string)
 function groupByHandler(round: PlanRound): void {
   const { byHandler, failed } = round;
   for (const reach of round.reaches) {
-    const context = reach.nonHandlerContexts[0];
+    const context = blockingContext(reach);
     const task = taskAugmentation(reach.site);
     if (task) {
       flagSite(round, reach.site, task, TASK_ADVICE);
@@ -283,10 +290,20 @@ function groupByHandler(round: PlanRound): void {
 /** Why no handler reaching this site can be rewritten: the request's own obstacle, or a non-handler context running it too. */
 function sharedSiteReason(reach: Reach): string | undefined {
   const { obstacle } = reach.site;
-  const context = reach.nonHandlerContexts[0];
+  const context = blockingContext(reach);
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
   if (context) return `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`;
   return undefined;
+}
+
+/**
+ * The first non-handler context that keeps the handlers from migrating. A test calling the
+ * request's function itself does not when handlers call it too: the helper is rewritten for them
+ * and the test's call driven through it (planHelpers decides, test-calls.ts), or the handlers fail
+ * with the test's reason there.
+ */
+function blockingContext(reach: Reach): Reach['nonHandlerContexts'][number] | undefined {
+  return reach.nonHandlerContexts.find((c) => !(c.testCall && reach.handlers.length > 0));
 }
 
 /** Tools run through a table lookup: the dispatching code must pass the context and return the result as it is. */
@@ -328,9 +345,10 @@ function readingFileOf(entries: ReadonlyArray<{ site: Site }>): SourceFile | und
 }
 
 /** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
-function planHelpers({ works, helpers, failed }: PlanRound): void {
+function planHelpers({ works, helpers, failed, reaches, testCalls }: PlanRound): void {
   for (let changed = true; changed; ) {
     changed = false;
+    testCalls.clear();
     const handledCalls = new Set<CallExpression>();
     const sitesByHelper = new Map<Node, { sites: Site[]; inner: CallPathStep[][] }>();
     const register = (fn: Node, call: CallExpression, sites: Site[], inner: CallPathStep[]): void => {
@@ -349,7 +367,7 @@ function planHelpers({ works, helpers, failed }: PlanRound): void {
       try {
         const helper = planHelper(fn, sites, inner);
         helpers.set(fn, helper);
-        reason = unhandledReference(helper, handledCalls);
+        reason = drivenTestCalls(helper, reaches, handledCalls, testCalls) ?? unhandledReference(helper, handledCalls);
       } catch (error) {
         reason = reasonOf(error);
       }
@@ -363,6 +381,26 @@ function planHelpers({ works, helpers, failed }: PlanRound): void {
       }
     }
   }
+}
+
+/**
+ * The tests calling a helper that makes its request itself (recorded by the reach stage) are
+ * handled calls when each can be driven through the migrated helper; otherwise the reason its
+ * handlers cannot be rewritten.
+ */
+function drivenTestCalls(helper: HelperWork, reaches: Reach[], handled: Set<CallExpression>, testCalls: Map<CallExpression, DrivenTestCall>): string | undefined {
+  if (helper.point.kind !== 'direct') return undefined;
+  const site = helper.point.sites[0]!;
+  const context = reaches.find((r) => r.site === site)?.nonHandlerContexts.find((c) => c.testCall);
+  if (!context) return undefined;
+  // every test's call of it (the reach names the first test that does)
+  for (const call of testCallsOf(helper)) {
+    const driven = drivenTestCall(call, helper);
+    if (typeof driven === 'string') return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten helper: ${driven})`;
+    handled.add(call);
+    testCalls.set(call, driven);
+  }
+  return undefined;
 }
 
 /** The edits of one file, collected across handlers, dispatchers and helpers. */
@@ -422,6 +460,13 @@ function emitHelpers(round: PlanRound): void {
     const fw = fileWorkOf(round, helper.fn.getSourceFile());
     try {
       fw.edits.push(...emitHelper(helper, fw, helpers));
+      for (const driven of round.testCalls.values()) {
+        if (driven.helper !== helper) continue;
+        const file = driven.call.getSourceFile();
+        const testWork = fileWorkOf(round, file);
+        testWork.edits.push(drivenCallEdit(driven));
+        addDriver(file, testWork, round.driverFiles);
+      }
     } catch (error) {
       for (const [fn, work] of works) if (work.points.some((p) => usesHelper(p, helper.fn))) newFailures.set(fn, reasonOf(error));
     }
@@ -441,10 +486,18 @@ function recordCallers(round: PlanRound): void {
   for (const reach of round.reaches) withReadingFile(reach.site.sourceFile, () => recordCallersOf(reach, round));
 }
 
-function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works }: PlanRound): void {
+function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, testCalls }: PlanRound): void {
   const decision = decisions.get(reach.site.id);
   if (!decision) return;
-  const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => ({ caller: c.description, status: 'flagged', reason: `${c.context} code has no MRTR form` }));
+  const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => {
+    const driven = c.testCall && decision.status === 'migrated' ? testCalls.get(c.testCall) : undefined;
+    if (driven) {
+      const calls = [...testCalls.values()].filter((d) => d.helper === driven.helper).map((d) => `${d.call.getSourceFile().getBaseName()}:${reportLine(d.call)}`);
+      const reason = `its calls of \`${driven.helper.name}\` (${calls.join(', ')}) go through ${HELPER_DRIVER}, added to the test file: it answers the rewritten helper's input requests with the test's own \`${driven.method}\` and calls it again`;
+      return { caller: c.description, status: 'migrated', reason };
+    }
+    return { caller: c.description, status: 'flagged', reason: c.context === 'test-code' ? 'a test calling this code directly has no MRTR form' : `${c.context} code has no MRTR form` };
+  });
   // a handler reaching several such requests failed on the first: each request names its own
   const shared = taskAugmentation(reach.site) ? undefined : sharedSiteReason(reach);
   for (const { handler } of reach.handlers) {

@@ -21,6 +21,7 @@ import type { Handler, Reach, Site } from '../model.js';
 import { functionWithBody, type FunctionWithBody } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
 import { helperName } from './helper.js';
+import { testCallsDriven } from './test-calls.js';
 import { indentOf, type TextEdit } from '../text-edits.js';
 
 export interface InlinedHelper {
@@ -219,6 +220,8 @@ function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (
     // caller; the handlers that call it get their own copy, which migrates.
     const mixed = r.nonHandlerContexts.length > 0;
     if (mixed && r.handlers.length === 0) continue;
+    // only tests calling the helper itself: the helper form serves the handlers and drives the tests' calls, when it can
+    if (mixed && r.nonHandlerContexts.every((c) => c.testCall) && testCallsDriven(r)) continue;
     for (const { handler, path } of r.handlers) {
       if (path.length !== 1) continue;
       const step = path[0]!;

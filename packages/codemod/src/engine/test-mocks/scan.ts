@@ -10,6 +10,7 @@ import { markerComment } from '../markers.js';
 import type { SiteResult } from '../../types.js';
 import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
 import { planClientAnswers, type TextEdit } from './client-answer.js';
+import { withoutDrivenFakes } from './driven-fakes.js';
 
 export const TEST_MOCK_ADVICE =
   'the migrated handler returns input_required instead of sending this request (only the SDK\'s legacy shim still sends ' +
@@ -48,6 +49,8 @@ export interface ScanOptions {
    * handler stopped sending still intercepts it, so it keeps testing what it tested.
    */
   migrated?: ReadonlySet<LegacyMethod>;
+  /** The file's text after the migration, when this is another text of it: fakes answering its driven helper calls are not reported. */
+  drivenFrom?: string;
 }
 
 /** Whether a mock of `name` fakes a request the migration changed. */
@@ -75,7 +78,9 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
   if (!looksLikeTestFile(file, text)) return { sites: [], output: text };
   const found = findTestMockNodes(file, text);
   const { sourceFile } = found;
-  const matches = found.matches.filter((m) => mocksMigratedRequest(m.name, options.migrated));
+  const reported = (list: MockMatch[]) => list.filter((m) => mocksMigratedRequest(m.name, options.migrated));
+  const after = options.drivenFrom === undefined ? undefined : findTestMockNodes(file, options.drivenFrom);
+  const matches = withoutDrivenFakes(sourceFile, reported(found.matches), after && { sourceFile: after.sourceFile, matches: reported(after.matches) });
   if (matches.length === 0) return { sites: [], output: text };
   const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planClientAnswers(sourceFile, matches);
   const sites: SiteResult[] = [];
@@ -114,7 +119,7 @@ function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): strin
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
 export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>): TestMockScan | undefined {
-  const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated });
+  const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated, drivenFrom: before });
   if (atOriginal.sites.length === 0) return undefined;
   let scanned = scanTestMocks(file, before, { migrated });
   // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.

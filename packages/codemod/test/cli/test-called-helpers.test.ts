@@ -1,0 +1,145 @@
+/**
+ * A helper that asks the user, called by a tool and directly by the project's unit tests with a
+ * fake server (`fixtures/test-mocks/helper-tests`). Migrated by the BUILT CLI: the helper is
+ * rewritten for the tool, the tests' calls go through the driver written into the test file, which
+ * answers the migrated helper's input requests with the tests' own fake; the project's tests then
+ * run for real (vitest subprocess) and pass. A helper sending on a module-level server the test
+ * wires cannot be driven: it stays as it is, flagged with that reason, and its test passes as
+ * before. The tool works on a 2026-07-28 client, and a deliberate bug in the migrated helper fails
+ * the rewritten tests (they still test it).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { assertBuilt, repoRoot, runCli } from './helpers.js';
+import { failingTests, freshProjectFrom, runProjectTests } from './vitest-run.js';
+
+const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/helper-tests');
+const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+const COLOUR_TESTS = ['returns the colour the user picked', 'gives undefined when the user declines', 'uses the fallback without asking when the client cannot show forms'];
+
+/** The tool on a 2026-07-28 client that declares form elicitation and picks green. */
+const ERA_2026_TEST = `import { expect, it, vi } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createServer, painted } from '../src/server.js';
+
+it('paints after the pick on 2026-07-28', async () => {
+  const handler = createMcpHandler(createServer);
+  const pick = vi.fn().mockResolvedValue({ action: 'accept', content: { colour: 'green' } });
+  const client = new Client({ name: 'test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler('elicitation/create', (request) => pick(request.params));
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://test.local/mcp'), { fetch: (u, i) => handler.fetch(new Request(u, i)) }));
+  const result = await client.callTool({ name: 'paint_wall', arguments: { wall: 'north' } });
+  expect(result.content).toEqual([{ type: 'text', text: 'Painted the north wall green' }]);
+  expect(painted).toEqual(['north:green']);
+  expect(pick).toHaveBeenCalledTimes(1);
+  expect(pick.mock.calls[0]![0]).toMatchObject({ message: 'Which colour for the north wall?' });
+});
+`;
+
+interface Site {
+  line: number;
+  method: string;
+  status: string;
+  reason?: string;
+  callers?: { caller: string; status: string; reason?: string }[];
+}
+
+let dir: string;
+
+/** Applies one deliberate bug to a migrated file and restores it afterwards. */
+function withBug(file: string, pattern: RegExp, replacement: string, run: () => void): void {
+  const good = fs.readFileSync(file, 'utf8');
+  const bad = good.replace(pattern, replacement);
+  expect(bad, `the bug ${pattern} must apply to the migrated file`).not.toBe(good);
+  fs.writeFileSync(file, bad);
+  try {
+    run();
+  } finally {
+    fs.writeFileSync(file, good);
+  }
+}
+
+beforeAll(() => {
+  assertBuilt();
+  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-helper-tests-');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('a request helper that tools and unit tests both call', () => {
+  it('the legacy tests pass on the v1 server before the migration', () => {
+    const outcomes = runProjectTests(dir, []);
+    expect(outcomes).toHaveLength(5);
+    expect(failingTests(outcomes)).toEqual([]);
+  }, 300_000);
+
+  it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
+    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    expect(run.status, run.stderr).toBe(1); // the helper on the module-level server stays flagged
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as { files: { path: string; sites: Site[] }[] };
+    const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
+
+    const [colour] = sitesOf('src/colour.ts');
+    expect(colour).toMatchObject({ line: 9, method: 'elicitation/create', status: 'migrated' });
+    expect(colour!.callers).toEqual([
+      {
+        caller: 'the test `askColour` (colour.test.ts:10)',
+        status: 'migrated',
+        reason:
+          "its calls of `askColour` (colour.test.ts:13, colour.test.ts:20, colour.test.ts:25) go through callHelperAnsweringInputRequests, added to the test file: it answers the rewritten helper's input requests with the test's own `elicitInput` and calls it again",
+      },
+      { caller: 'tools/call handler `paint_wall`', status: 'migrated' },
+    ]);
+    // the fake the driver answers with is not a mock left behind
+    expect(sitesOf('test/colour.test.ts')).toEqual([]);
+    const colourTest = fs.readFileSync(path.join(dir, 'test/colour.test.ts'), 'utf8');
+    expect(colourTest).toContain(
+      "expect(await callHelperAnsweringInputRequests(askColour, [server as unknown as McpServer, 'Which colour?', undefined], (args) => args[0].server, 'elicitInput')).toBe('red');",
+    );
+    expect(colourTest).not.toContain(TODO_MARKER);
+
+    const [reason] = sitesOf('src/reason.ts');
+    expect(reason).toMatchObject({ line: 13, status: 'flagged' });
+    expect(reason!.reason).toBe(
+      'the test `askReason` (reason.test.ts:5) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: `askReason` sends the request on `wired.server`, not on an object one of its parameters holds)',
+    );
+    expect(fs.readFileSync(path.join(dir, 'test/reason.test.ts'), 'utf8')).not.toContain('callHelperAnsweringInputRequests');
+  }, 300_000);
+
+  it("the project's tests pass against the migrated helpers, as many as before", () => {
+    const outcomes = runProjectTests(dir, []);
+    expect(outcomes).toHaveLength(5);
+    expect(failingTests(outcomes)).toEqual([]);
+  }, 300_000);
+
+  it('the rewritten test files typecheck (tsc --strict) against the migrated server', () => {
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include: ['src', 'test'] }),
+    );
+    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 300_000);
+
+  it('a migrated helper that ignores the answer fails the rewritten tests', () => {
+    withBug(path.join(dir, 'src/colour.ts'), /answer\.action === 'accept' \?/, "answer.action !== 'accept' ?", () => {
+      expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
+    });
+  }, 300_000);
+
+  it('a migrated helper that never asks fails the rewritten tests', () => {
+    withBug(path.join(dir, 'src/colour.ts'), /if \(answer === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
+    });
+  }, 300_000);
+
+  it('the migrated tool asks a 2026-07-28 client and paints with its answer', () => {
+    fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
+    expect(runProjectTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'paints after the pick on 2026-07-28', status: 'passed' }]);
+  }, 300_000);
+});
