@@ -5,16 +5,20 @@
  */
 import { Node, type Statement } from 'ts-morph';
 
-/** Whether control never continues after `node` (every path returns or throws). */
-export function definitelyExits(node: Node | undefined): boolean {
+/**
+ * Whether control never continues after `node` (every path returns or throws). `leaving`: a statement
+ * inside `node` taken as one that returns (the request a first round replaces with its ask).
+ */
+export function definitelyExits(node: Node | undefined, leaving?: Node): boolean {
   if (!node) return false;
+  if (node === leaving) return true;
   if (Node.isReturnStatement(node) || Node.isThrowStatement(node)) return true;
-  if (Node.isBlock(node)) return node.getStatements().some((s) => definitelyExits(s));
-  if (Node.isIfStatement(node)) return definitelyExits(node.getThenStatement()) && definitelyExits(node.getElseStatement());
+  if (Node.isBlock(node)) return node.getStatements().some((s) => definitelyExits(s, leaving));
+  if (Node.isIfStatement(node)) return definitelyExits(node.getThenStatement(), leaving) && definitelyExits(node.getElseStatement(), leaving);
   if (Node.isTryStatement(node)) {
-    if (definitelyExits(node.getFinallyBlock())) return true;
+    if (definitelyExits(node.getFinallyBlock(), leaving)) return true;
     const catchBlock = node.getCatchClause()?.getBlock();
-    return definitelyExits(node.getTryBlock()) && (!catchBlock || definitelyExits(catchBlock));
+    return definitelyExits(node.getTryBlock(), leaving) && (!catchBlock || definitelyExits(catchBlock, leaving));
   }
   return false;
 }

@@ -209,6 +209,8 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
     const ask = askWithState(scoped, stateObject(j, argsDigest), codec);
     const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn!), access.ctx) : undefined);
     if (!nested(j)) return transition;
+    // The statement holding the request leaves on every path once the request asks (`try { ask } catch { return ... }`): nothing after it runs in this round.
+    if (definitelyExits(anchors[j], point.statement)) return [anchorText(j, transition, true)];
     const out = [anchorText(j, transition, true), ...segmentAfter(j + 1).map((s) => segText(s, ''))];
     if (j + 1 < n) return [...out, ...forward(j + 1, scoped, argsDigest)];
     const last = statements[statements.length - 1];
