@@ -101,12 +101,15 @@ describe('importers of changed files are typechecked and reported', () => {
     expect(site).toMatchObject({ line: 5, method: 'type-error', status: 'flagged' });
     expect(site!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339: Property 'length' does not exist on type/);
     expect(site!.snippet).toContain('result.structuredContent?.length');
+    // the compiler says "on type '{}'": the advice names the v2 change behind it
+    expect(site!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown \(v1: an object\)/);
   });
 
   it('a file of the run the pre-filter kept aside is reported the same way, with a marker above the line and nothing else changed', () => {
     const report = file('src/report.ts');
     expect(report?.status).toBe('flagged');
     expect(report!.sites.map((s) => [s.line, s.method])).toEqual([[4, 'type-error']]);
+    expect(report!.sites[0]!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown/);
     const lines = report!.output!.split('\n');
     expect(lines[3]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(the migration changed src/format\\.ts, which this file imports, and this line no longer typechecks: TS2339`));
     expect([...lines.slice(0, 3), ...lines.slice(4)].join('\n')).toBe(REPORT);

@@ -23,6 +23,7 @@ import { relativeImports } from '../engine/prefilter.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
+import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { firstSyntaxError, freshErrors, typeErrors, type TypeError } from './verify.js';
@@ -64,18 +65,19 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     const errors = found.get(candidate.path);
     if (!errors || errors.length === 0) continue;
     const lines = buildLineMap(candidate.before, candidate.after);
-    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, state.lateEdits.has(candidate.path), cwd, e) }));
-    const sites = reasoned.map(({ error: e, reason }): SiteResult => ({
+    const checked = after.getSourceFileOrThrow(candidate.path);
+    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, state.lateEdits.has(candidate.path), cwd, e), advice: v2TypeHint(checked, e.start) ?? IMPORTER_TYPE_ERROR_ADVICE }));
+    const sites = reasoned.map(({ error: e, reason, advice }): SiteResult => ({
       line: lines.toOriginal(e.line),
       column: e.column,
       method: 'type-error',
       status: 'flagged',
       reason,
-      advice: IMPORTER_TYPE_ERROR_ADVICE,
+      advice,
       snippet: e.snippet,
     }));
     const file = results.get(candidate.path);
-    const marked = file ? markedText(after.getSourceFileOrThrow(candidate.path), reasoned) : undefined;
+    const marked = file ? markedText(checked, reasoned) : undefined;
     results.set(candidate.path, withSites(file, candidate, sites, marked));
   }
 }
@@ -84,8 +86,8 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
  * A file of the run gets an \`@mcp-mrtr-todo\` marker above each line (the run may write it, and a
  * search for the markers finds every site); undefined when the marked text would not parse.
  */
-function markedText(sourceFile: SourceFile, errors: Array<{ error: TypeError; reason: string }>): string | undefined {
-  const requests = errors.map(({ error, reason }) => ({ node: sourceFile.getDescendantAtPos(error.start) ?? sourceFile, reason, advice: IMPORTER_TYPE_ERROR_ADVICE }));
+function markedText(sourceFile: SourceFile, errors: Array<{ error: TypeError; reason: string; advice: string }>): string | undefined {
+  const requests = errors.map(({ error, reason, advice }) => ({ node: sourceFile.getDescendantAtPos(error.start) ?? sourceFile, reason, advice }));
   addMarkers(sourceFile, requests);
   return firstSyntaxError(sourceFile) ? undefined : sourceFile.getFullText();
 }

@@ -9,6 +9,7 @@ import type { Reach, SiteDecision } from '../engine/model.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
+import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { inZodRegistration, registersWithZod, zodFloorAdvice, zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 
 export interface Verification {
@@ -170,6 +171,7 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
   for (const f of candidates) {
     if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
     const fresh = freshErrors(before.get(f.path)!, after.get(f.path)!);
+    for (const e of fresh) e.advice ??= v2TypeHint(f.sourceFile, e.start);
     if (zodFloor) {
       for (const e of fresh) {
         if (!inZodRegistration(f.sourceFile, e.start)) continue;
