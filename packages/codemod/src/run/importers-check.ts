@@ -5,7 +5,8 @@
  *   files outside the migrated paths (a unit test of an upgraded tool module, where a type the
  *   module returns comes from the v2 SDK now), and files of the run the pre-filter kept aside or that
  *   verify did not check because nothing changed in them.
- * - Files changed after verify: the test-mock stage's rewrites.
+ * - Files changed after verify: the test-mock stage's rewrites. One that adds a type error is undone
+ *   (its mocks only marked, each saying why) and the file checked again as it is then.
  *
  * Each is typechecked twice, in a program over the run's output texts and in one over the texts on
  * disk (what the project compiles today); an error only the first has is a flagged `type-error`
@@ -26,6 +27,7 @@ import type { FileResult, SiteResult } from '../types.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
+import { withTestMocksMarkedOnly } from './test-mocks.js';
 import { firstSyntaxError, freshErrors, typeErrors, type TypeError } from './verify.js';
 
 /** Share of the heap limit the run may already use for the check's two programs to be built. */
@@ -42,7 +44,7 @@ interface Candidate {
   imports: string[];
 }
 
-export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits'>): void {
+export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits'> & Partial<Pick<RunState, 'beforeTestMocks'>>): void {
   const { env, results, typeChecked } = state;
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
@@ -60,13 +62,23 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     }
     return;
   }
-  const { errors: found, after } = newTypeErrors(env.tsconfig, candidates, changed);
-  for (const candidate of candidates) {
-    const errors = found.get(candidate.path);
+  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed);
+  for (const checkedCandidate of candidates) {
+    let candidate = checkedCandidate;
+    let errors = found.get(candidate.path);
     if (!errors || errors.length === 0) continue;
-    const lines = buildLineMap(candidate.before, candidate.after);
     const checked = after.getSourceFileOrThrow(candidate.path);
-    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, state.lateEdits.has(candidate.path), cwd, e), advice: v2TypeHint(checked, e.start) ?? IMPORTER_TYPE_ERROR_ADVICE }));
+    let rewritten = state.lateEdits.has(candidate.path);
+    const undone = rewritten ? undoTestMockRewrite(state, candidate, errors, checked, beforeKeys.get(candidate.path)!) : undefined;
+    if (undone) {
+      results.set(candidate.path, undone.result);
+      candidate = { ...candidate, after: undone.text };
+      errors = undone.errors;
+      rewritten = false;
+      if (errors.length === 0) continue;
+    }
+    const lines = buildLineMap(candidate.before, candidate.after);
+    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, rewritten, cwd, e), advice: v2TypeHint(checked, e.start) ?? IMPORTER_TYPE_ERROR_ADVICE }));
     const sites = reasoned.map(({ error: e, reason, advice }): SiteResult => ({
       line: lines.toOriginal(e.line),
       column: e.column,
@@ -80,6 +92,36 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     const marked = file ? markedText(checked, reasoned) : undefined;
     results.set(candidate.path, withSites(file, candidate, sites, marked));
   }
+}
+
+/**
+ * A test-mock rewrite that adds a type error its file did not have before the rewrite is undone:
+ * the file's result goes back to its text before the test-mock stage, with the mocks only marked
+ * (`withTestMocksMarkedOnly`), and `checked` gets that text; the errors left are those of that text
+ * that the file on disk does not have. Undefined when the errors are not the rewrite's.
+ */
+function undoTestMockRewrite(
+  state: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'beforeTestMocks'>>,
+  candidate: Candidate,
+  errors: TypeError[],
+  checked: SourceFile,
+  diskKeys: string[],
+): { result: FileResult; text: string; errors: TypeError[] } | undefined {
+  const before = state.beforeTestMocks?.get(candidate.path);
+  if (!before || !state.env.testMocks) return undefined;
+  checked.replaceWithText(before.output ?? candidate.before);
+  const byRewrite = freshErrors(typeErrors(checked).map((e) => e.key), errors);
+  if (byRewrite.length === 0) {
+    checked.replaceWithText(candidate.after);
+    return undefined;
+  }
+  const first = byRewrite[0]!;
+  const line = buildLineMap(candidate.before, candidate.after).toOriginal(first.line);
+  const why = `the rewritten test did not typecheck (${byRewrite.length} new error(s), the first at line ${line}: ${first.message})`;
+  const result = withTestMocksMarkedOnly(before, state.results.values(), state.env.testMocks.read, why);
+  const text = result.output ?? candidate.before;
+  checked.replaceWithText(text);
+  return { result, text, errors: freshErrors(diskKeys, typeErrors(checked)) };
 }
 
 /**
@@ -138,14 +180,14 @@ function projectFileNames(tsconfig: string): string[] {
  * Two programs of their own (the run's project holds the nodes the report still points at), each
  * resolving the candidates' imports in full.
  */
-function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>): { errors: Map<string, TypeError[]>; after: Project } {
+function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
   // both programs resolve the imports of the candidates and of the changed files in full, so that
   // a type reaching a candidate through a changed file is the same in both but for the change
   const roots = new Set([...candidates.map((c) => c.path), ...changed.keys()]);
   const before = programOver(tsconfig, roots, new Map(candidates.map((c) => [c.path, c.before])));
   const beforeKeys = new Map(candidates.map((c) => [c.path, typeErrors(before.getSourceFileOrThrow(c.path)).map((e) => e.key)]));
   const after = programOver(tsconfig, roots, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
-  return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after };
+  return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after, beforeKeys };
 }
 
 function programOver(tsconfig: string, roots: ReadonlySet<string>, texts: Map<string, string>): Project {

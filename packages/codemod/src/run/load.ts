@@ -65,6 +65,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     serving: new Map(),
     upgradeErrors: new Map(),
     lateEdits: new Set(),
+    beforeTestMocks: new Map(),
     heldOnV1: new Map(),
   };
   for (const d of decoded) {

@@ -126,6 +126,8 @@ export interface RunState {
   upgradeErrors: Map<string, TypeError[]>;
   /** Files whose output the test-mock stage changed (after verify): the importers check typechecks them. */
   lateEdits: Set<string>;
+  /** The results of those files before the test-mock stage (a rewrite that does not typecheck goes back to it). */
+  beforeTestMocks: Map<string, FileResult>;
   /**
    * Files kept on the v1 SDK because they or a file their imports connect them to use a v1 API that
    * v2 lacks (run/v1-hold-back.ts), each with the reason its request sites were not migrated.

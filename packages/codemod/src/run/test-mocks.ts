@@ -26,16 +26,34 @@ interface MockContext {
   paths: Set<string>;
 }
 
-export function testMocksStage({ env, results, lateEdits, heldOnV1 }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1'>>): void {
+export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks'>>): void {
   if (!env.testMocks) return;
   const context = contextOf([...results.values()], [], env.testMocks.read);
   for (const [filePath, file] of results) {
     // a test kept on v1 with the code it tests (run/v1-hold-back.ts) still drives that v1 code
     if (heldOnV1?.has(filePath)) continue;
     const next = withTestMockSites(file, context);
-    if (next.output !== file.output) lateEdits?.add(filePath);
+    if (next.output !== file.output) {
+      lateEdits?.add(filePath);
+      beforeTestMocks?.set(filePath, file);
+    }
     results.set(filePath, next);
   }
+}
+
+/**
+ * The result of a test file whose test-mock rewrite did not typecheck (the importers check): its
+ * result before the rewrite, with the mocks of migrated requests only marked (none rewritten, no
+ * fake context reshaped), each saying why, and a note on the file.
+ */
+export function withTestMocksMarkedOnly(before: FileResult, results: Iterable<FileResult>, read: (file: string) => string | undefined, why: string): FileResult {
+  const marked = withTestMockSites(before, contextOf([...results], [], read), false);
+  const known = new Set(before.sites);
+  return {
+    ...marked,
+    sites: marked.sites.map((s) => (known.has(s) || s.method !== 'test-mock' ? s : { ...s, status: 'flagged' as const, reason: `${s.reason ?? 'test mock'}; not rewritten: ${why}` })),
+    notes: [...(marked.notes ?? []), `the test-mock rewrite of this file was undone: ${why}`],
+  };
 }
 
 /**
@@ -66,16 +84,16 @@ function contextOf(files: FileResult[], discovered: readonly string[], read: (fi
  * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
  * lines and columns refer to the original text. The same object when there is nothing to add.
  */
-function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths }: MockContext): FileResult {
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths }: MockContext, rewrite = true): FileResult {
   if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
   if (file.sites.some((s) => s.method === 'test-mock')) return file;
   const original = file.original ?? read(file.path);
   if (original === undefined) return file;
   if (!looksLikeTestFile(file.path, original)) return file;
   const before = file.output ?? original;
-  const mocks = mockSites(file.path, original, before, migratedRequests);
+  const mocks = mockSites(file.path, original, before, migratedRequests, rewrite);
   const text = mocks?.output ?? before;
-  const onV2 = upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p));
+  const onV2 = rewrite && (upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p)));
   const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
   if (!mocks && fakes.notes.length === 0) return file;
   const sites = mocks?.sites ?? [];

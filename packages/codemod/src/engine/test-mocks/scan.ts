@@ -118,10 +118,10 @@ function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): strin
 }
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
-export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>): TestMockScan | undefined {
+export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>, rewrite = true): TestMockScan | undefined {
   const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated, drivenFrom: before });
   if (atOriginal.sites.length === 0) return undefined;
-  let scanned = scanTestMocks(file, before, { migrated });
+  let scanned = scanTestMocks(file, before, { migrated, rewrite });
   // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.
   if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file, before, { rewrite: false, migrated });
   return {
