@@ -3,14 +3,16 @@
  * restored with every file its handlers touch, and the decisions and hosting findings there are
  * flagged; with no request left migrated, the rewrite's support for them (server wiring, created
  * modules) goes too; the files connected to a use of a v1 API that v2 lacks stay on v1
- * (run/v1-hold-back.ts); then the upgrades the run does not need go back to v1 (run/back-to-v1.ts), and the
- * upgrade's own type errors are found.
+ * (run/v1-hold-back.ts); a hosting rewrite that is a file's only change is held back when that
+ * file's upgrade does not compile (run/serving-upgrade-errors.ts); then the upgrades the run does
+ * not need go back to v1 (run/back-to-v1.ts), and the upgrade's own type errors are found.
  */
 import path from 'node:path';
 import { ProjectFiles } from '../engine/project-files.js';
 import { zodBelowFloor, zodFloorAdvice, zodFloorCause } from '../engine/zod-floor.js';
 import { SERVING_ADVICE } from '../engine/serving/index.js';
 import { revertUnneededUpgrades } from './back-to-v1.js';
+import { holdBackServingOverUpgradeErrors } from './serving-upgrade-errors.js';
 import { createProject } from './load.js';
 import { restoreText } from './rewrite.js';
 import { holdBackOnV1 } from './v1-hold-back.js';
@@ -52,6 +54,7 @@ export function verifyStage(state: RunState): void {
     if (sf) project.removeSourceFile(sf);
   }
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
+  holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
   if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp), zodFloor);
 }

@@ -7,7 +7,7 @@
  * and the table's declared function type (`Record<string, (args, server) => Promise<CallToolResult>>`,
  * an interface's `handler` member, a base class's abstract `execute`).
  */
-import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, ts, type CallExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
 import type { Handler } from '../model.js';
 import { isInNodeModules } from '../find/resolve.js';
 import { contextAccess, dispatchContext, type DispatchContext } from './context.js';
@@ -18,6 +18,7 @@ import { abbreviate, firstEffect } from './purity.js';
 import { precedingCode } from './control-flow.js';
 import { flavourOf } from './state-module.js';
 import type { TextEdit } from '../text-edits.js';
+import { INPUT_REQUIRED_TYPE, widenForInputRequired } from './return-type.js';
 
 /** Why the dispatching code cannot return the tool function's input_required result as it is, or undefined. */
 export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): string | undefined {
@@ -30,6 +31,8 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
   if (enclosingFunction(call) !== dispatcher.fn) return `${what} runs inside a nested callback of the handler, which does not return its result`;
   const returned = returnedThrough(call, dispatcher.fn);
   if (returned !== true) return `${what} ${returned}; its input_required result would not reach the client`;
+  const mismatch = resultMismatch(handler);
+  if (mismatch) return mismatch;
   // The dispatcher runs again on every round: what it does before the call must be free of effects.
   const body = (dispatcher.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
   const statement = body && Node.isBlock(body) ? call.getFirstAncestor((a) => Node.isStatement(a) && a.getParent() !== undefined && body.containsRange(a.getPos(), a.getEnd()) && a !== body) : undefined;
@@ -38,6 +41,41 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
   if (effect) return `the handler that looks the tool function up runs \`${effect.description}\` (line ${line(effect.node)}) before ${what}; it would run again on every round`;
   if (statement) checkStatementPath(statement as Statement, dispatcher.fn, what);
   return undefined;
+}
+
+/**
+ * The dispatching handler returns the tool function's result as it is, so that result's declared
+ * type must be one the v2 registration accepts: a table typed with v1's `ServerResult` (the union
+ * of every method's result) returned from a v2 `tools/call` handler, which takes `CallToolResult |
+ * InputRequiredResult`, does not compile after the v1-to-v2 upgrade, with or without the rewrite.
+ * Checked with the type checker when types resolve (the registration's contextual type); undefined
+ * when they do not or when the result is accepted.
+ */
+function resultMismatch(handler: Handler): string | undefined {
+  const { dispatcher, call } = handler.dispatch!;
+  const fn = dispatcher.fn;
+  if (!Node.isArrowFunction(fn) && !Node.isFunctionExpression(fn)) return undefined;
+  let accepted: ts.Type | undefined;
+  let returned: ts.Type | undefined;
+  const checker = fn.getProject().getTypeChecker().compilerObject;
+  try {
+    const contextual = fn.getContextualType();
+    const signature = contextual?.getCallSignatures()[0];
+    if (!signature) return undefined;
+    accepted = checker.getAwaitedType(signature.getReturnType().compilerType);
+    returned = checker.getAwaitedType(call.getType().compilerType);
+  } catch {
+    return undefined;
+  }
+  if (!accepted || !returned) return undefined;
+  const loose = ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never;
+  if (accepted.flags & loose || returned.flags & loose) return undefined;
+  if (checker.isTypeAssignableTo(returned, accepted)) return undefined;
+  const table = signatureDeclarations(call, handler.fn)[0];
+  const typed = table ? ` (the table's function type at ${table.getSourceFile().getBaseName()}:${line(table)})` : '';
+  const method = dispatcher.registrationCall.getArguments()[0];
+  const registration = method && Node.isStringLiteral(method) ? `a v2 '${method.getLiteralValue()}' handler` : 'the v2 registration';
+  return `the dispatching handler (${dispatcher.sourceFile.getBaseName()}:${line(dispatcher.registrationCall)}) returns the tool function's result, typed \`${abbreviate(checker.typeToString(returned), 40)}\`${typed}, which ${registration} does not accept as its result: the v1-to-v2 upgrade of that handler does not compile, so the tool is not migrated${method && Node.isStringLiteral(method) && method.getLiteralValue() === 'tools/call' ? " (type the table's result CallToolResult)" : ''}`;
 }
 
 /** True when `call`'s result is what `fn` returns, else how it is used instead. */
@@ -136,28 +174,29 @@ function signatureDeclarations(call: CallExpression, toolFn: Node): Node[] {
 function signatureEdits(decl: Node, context: DispatchContext, fw: FileWork): TextEdit[] {
   if (flavourOf(decl.getSourceFile()) !== 'ts') return [];
   const edits: TextEdit[] = [];
+  const where = `${decl.getSourceFile().getBaseName()}:${line(decl)}`;
   const sig = decl as Node & { getParameters(): ParameterDeclaration[]; getReturnTypeNode(): Node | undefined };
   const params = sig.getParameters();
   if (!context.passed) {
-    if (params.length > context.index) throw new Obstacle(`the table's function type at line ${line(decl)} declares more parameters than the dispatching call passes`);
-    if (params.some((p) => p.isRestParameter())) throw new Obstacle(`the table's function type at line ${line(decl)} takes a rest parameter; cannot add the context parameter`);
+    if (params.length > context.index) throw new Obstacle(`the table's function type at ${where} declares more parameters than the dispatching call passes`);
+    if (params.some((p) => p.isRestParameter())) throw new Obstacle(`the table's function type at ${where} takes a rest parameter; cannot add the context parameter`);
     const added = [...Array.from({ length: context.index - params.length }, (_, i) => `_arg${params.length + i}: unknown`), 'ctx: ServerContext'];
     fw.types.add('ServerContext');
     const last = params[params.length - 1];
     if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
     else {
       const open = decl.getFirstChildByKind(SyntaxKind.OpenParenToken);
-      if (!open) throw new Obstacle(`the table's function type at line ${line(decl)} has no parameter list to add the context parameter to`);
+      if (!open) throw new Obstacle(`the table's function type at ${where} has no parameter list to add the context parameter to`);
       edits.push({ start: open.getEnd(), end: open.getEnd(), text: added.join(', ') });
     }
   }
   const returnType = sig.getReturnTypeNode();
-  if (!returnType) throw new Obstacle(`the table's function type at line ${line(decl)} declares no return type to admit input_required results`);
-  if (!/\bInputRequiredResult\b/.test(returnType.getText())) {
-    const m = /^Promise\s*<([\s\S]*)>$/.exec(returnType.getText());
-    if (!m) throw new Obstacle(`the table's function type at line ${line(decl)} returns \`${returnType.getText()}\`, not a Promise`);
-    fw.types.add('InputRequiredResult');
-    edits.push({ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` });
+  if (!returnType) throw new Obstacle(`the table's function type at ${where} declares no return type to admit input_required results`);
+  const widening = widenForInputRequired(returnType);
+  if (widening.kind === 'no-promise') throw new Obstacle(`the table's function type at ${where} returns \`${returnType.getText()}\`, which has no Promise member for the migrated (async) tool to return input_required through`);
+  if (widening.kind === 'edits') {
+    fw.types.add(INPUT_REQUIRED_TYPE);
+    edits.push(...widening.edits);
   }
   return edits;
 }

@@ -22,6 +22,7 @@ import { Obstacle, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
+import { INPUT_REQUIRED_TYPE, widenForInputRequired } from './return-type.js';
 
 export function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall!;
@@ -40,11 +41,11 @@ export function returnTypeEdits(fn: Node, fw: FileWork, what: string): TextEdit[
   if (flavourOf(fn.getSourceFile()) !== 'ts') return [];
   const returnType = (fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
   if (!returnType) return [];
-  if (/\bInputRequiredResult\b/.test(returnType.getText())) return [];
-  const m = /^Promise\s*<([\s\S]*)>$/.exec(returnType.getText());
-  if (!m) throw new Obstacle(`${what} declares return type \`${returnType.getText()}\`, not a Promise`);
-  fw.types.add('InputRequiredResult');
-  return [{ start: returnType.getStart(), end: returnType.getEnd(), text: `Promise<${m[1]} | InputRequiredResult>` }];
+  const widening = widenForInputRequired(returnType);
+  if (widening.kind === 'admits') return [];
+  if (widening.kind === 'no-promise') throw new Obstacle(`${what} declares return type \`${returnType.getText()}\`, not a Promise`);
+  fw.types.add(INPUT_REQUIRED_TYPE);
+  return widening.edits;
 }
 
 export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions): TextEdit[] {

@@ -40,6 +40,7 @@ import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js'
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
+import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
 import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsOf, type DrivenTestCall } from './test-calls.js';
@@ -240,6 +241,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     driverFiles: new Set(),
   };
   groupByHandler(round);
+  checkRegistrations(round);
   checkDispatchedTools(round);
   planHandlers(round);
   planHelpers(round);
@@ -304,6 +306,16 @@ function sharedSiteReason(reach: Reach): string | undefined {
  */
 function blockingContext(reach: Reach): Reach['nonHandlerContexts'][number] | undefined {
   return reach.nonHandlerContexts.find((c) => !(c.testCall && reach.handlers.length > 0));
+}
+
+/** With types, a handler whose registration call itself does not compile on v2 is left as it is (registration-compiles.ts). */
+function checkRegistrations({ byHandler, failed, options }: PlanRound): void {
+  if (!options.typeChecked) return;
+  for (const { handler } of byHandler.values()) {
+    if (failed.has(handler.fn)) continue;
+    const reason = registrationTypeError(handler);
+    if (reason) failed.set(handler.fn, reason);
+  }
 }
 
 /** Tools run through a table lookup: the dispatching code must pass the context and return the result as it is. */

@@ -2,7 +2,8 @@
  * Turning the server a transport is connected to into a factory that `serveStdio` /
  * `createMcpHandler` can call once per connection or request.
  */
-import { Node, SyntaxKind, type CallExpression, type PropertyAccessExpression, type SourceFile, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type Identifier, type PropertyAccessExpression, type SourceFile, type Statement, type VariableDeclaration, type VariableStatement } from 'ts-morph';
+import { abbreviate } from './findings.js';
 import { declarationOf, unwrapExpression } from '../find/resolve.js';
 import { indentOf, indentUnit, shiftIndent, statementRange, type TextEdit } from '../text-edits.js';
 
@@ -11,6 +12,41 @@ export function connectedServer(connect: CallExpression): Node {
   const callee = unwrapExpression(connect.getExpression()) as PropertyAccessExpression;
   const receiver = unwrapExpression(callee.getExpression())!;
   return Node.isAwaitExpression(receiver) ? unwrapExpression(receiver.getExpression())! : receiver;
+}
+
+/**
+ * The declaration of the variable a connected server is read from: `const server = ...`, or a
+ * single property taken from a construction, `const { server } = new McpServer(...)` (the low-level
+ * `Server` of an McpServer, which `serveStdio` / `createMcpHandler` serve as well). Anything else
+ * (several names bound at once, nested or defaulted patterns, a declaration in another file) is
+ * given back as the reason it is not wrapped.
+ */
+export function serverDeclaration(
+  identifier: Node,
+  sourceFile: SourceFile,
+): { declaration: VariableDeclaration; statement: VariableStatement; nameNode: Identifier; init: Node | undefined } | string {
+  const decl = declarationOf(identifier);
+  if (!decl || decl.getSourceFile() !== sourceFile) return 'the server variable is not declared in this file';
+  let declaration: VariableDeclaration;
+  let nameNode: Node;
+  if (Node.isVariableDeclaration(decl)) {
+    declaration = decl;
+    nameNode = decl.getNameNode();
+    if (!Node.isIdentifier(nameNode)) return 'the server variable is destructured';
+  } else if (Node.isBindingElement(decl)) {
+    const pattern = decl.getParent();
+    const owner = pattern.getParent();
+    if (!Node.isObjectBindingPattern(pattern) || !Node.isVariableDeclaration(owner)) return 'the server variable is bound by a nested destructuring pattern';
+    if (pattern.getElements().length !== 1 || decl.getInitializer() || decl.getDotDotDotToken()) return `the server variable is destructured together with other names or a default (\`${abbreviate(pattern.getText())}\`)`;
+    const init = unwrapExpression(owner.getInitializer());
+    if (!init || !Node.isNewExpression(init)) return 'the server variable is destructured from something other than a construction in this file';
+    declaration = owner;
+    nameNode = decl.getNameNode();
+    if (!Node.isIdentifier(nameNode)) return 'the server variable is bound by a nested destructuring pattern';
+  } else return 'the server variable is not declared by a variable statement in this file';
+  const statement = declaration.getVariableStatement();
+  if (!statement || statement.getDeclarations().length !== 1 || statement.isExported()) return 'the server variable is exported or declared together with others';
+  return { declaration, statement, nameNode, init: unwrapExpression(declaration.getInitializer()) };
 }
 
 /**

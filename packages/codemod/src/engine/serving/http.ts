@@ -34,7 +34,7 @@ import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/state-module.js';
 import { applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from '../text-edits.js';
 import { abbreviate } from './findings.js';
-import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
+import { connectedServer, factoryFromCall, serverDeclaration, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
 class NotRecognised extends Error {}
@@ -227,12 +227,9 @@ function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: F
   const inner = connectedServer(connect);
   if (Node.isCallExpression(inner)) return { factory: resolvableFactory(inner, route, insertAt), removals: [], closes: [], edits: [] };
   if (!Node.isIdentifier(inner)) return fail('the server expression is not a factory call or a variable');
-  const decl = declarationOf(inner);
-  if (!decl || !Node.isVariableDeclaration(decl) || decl.getSourceFile() !== sourceFile) return fail('the server variable is not declared in this file');
-  const statement = decl.getVariableStatement();
-  const nameNode = decl.getNameNode();
-  if (!statement || statement.getDeclarations().length !== 1 || !Node.isIdentifier(nameNode)) return fail('the server variable is destructured or declared together with others');
-  const init = unwrapExpression(decl.getInitializer());
+  const found = serverDeclaration(inner, sourceFile);
+  if (typeof found === 'string') return fail(found);
+  const { declaration: decl, statement, nameNode, init } = found;
   const initInner = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
   const inRoute = route.containsRange(decl.getPos(), decl.getEnd());
   const name = nameNode.getText();

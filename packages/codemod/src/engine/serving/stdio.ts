@@ -9,7 +9,7 @@ import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/state-module.js';
 import { applyEdits, statementRange, type TextEdit } from '../text-edits.js';
 import { abbreviate } from './findings.js';
-import { connectedServer, factoryFromCall, wrapConstruction } from './factory.js';
+import { connectedServer, factoryFromCall, serverDeclaration, wrapConstruction } from './factory.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 
 const STDIO = STDIO_TRANSPORT;
@@ -64,14 +64,10 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
     factory = factoryFromCall(awaitedReceiver);
     if (!factory) return notRecognised('the server comes from a call with non-trivial arguments');
   } else if (Node.isIdentifier(awaitedReceiver)) {
-    const decl = declarationOf(awaitedReceiver);
-    if (!decl || !Node.isVariableDeclaration(decl) || decl.getSourceFile() !== sourceFile) return notRecognised('the server variable is not declared in this file');
-    const statement = decl.getVariableStatement();
-    if (!statement || statement.getDeclarations().length !== 1 || statement.isExported()) return notRecognised('the server variable is exported or declared together with others');
-    const nameNode = decl.getNameNode();
-    if (!Node.isIdentifier(nameNode)) return notRecognised('the server variable is destructured');
+    const found = serverDeclaration(awaitedReceiver, sourceFile);
+    if (typeof found === 'string') return notRecognised(found);
+    const { statement, nameNode, init } = found;
     const references = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && r.getSourceFile() === sourceFile);
-    const init = unwrapExpression(decl.getInitializer());
     const initInner = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
     const otherUses = references.filter((r) => !connect.containsRange(r.getPos(), r.getEnd()));
     if (initInner && Node.isCallExpression(initInner)) {
