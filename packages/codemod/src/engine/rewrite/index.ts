@@ -21,7 +21,7 @@ import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
-import { Obstacle, line, siteLine, type RequestPoint } from './points.js';
+import { Obstacle, enclosingFunction, line, siteLine, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
@@ -43,7 +43,7 @@ import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
-import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsOf, type DrivenTestCall } from './test-calls.js';
+import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 
 interface Entry {
   site: Site;
@@ -190,10 +190,11 @@ export function nonHandlerReason(context: { context: string; description: string
  * more there are (the report lists every caller, and each handler that also reaches it, with its
  * own decision).
  */
-function outsideReason(reach: Reach): string {
+function outsideReason(reach: Reach, blocking?: { context: unknown; notDriven?: string }): string {
   const [first, ...rest] = reach.nonHandlerContexts;
   const more = rest.length > 0 ? ` (and ${rest.length} more caller${rest.length > 1 ? 's' : ''} outside handlers)` : '';
-  return `${nonHandlerReason(first!)}${more}`;
+  const notDriven = blocking?.notDriven !== undefined && blocking.context === first ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
+  return `${nonHandlerReason(first!)}${notDriven}${more}`;
 }
 
 /** One planning round's working state, shared by its steps (planAll). */
@@ -263,7 +264,8 @@ function flagSite(round: PlanRound, site: Site, reason: string, advice?: string)
 function groupByHandler(round: PlanRound): void {
   const { byHandler, failed } = round;
   for (const reach of round.reaches) {
-    const context = blockingContext(reach);
+    const blocking = blockingContext(reach);
+    const context = blocking?.context;
     const task = taskAugmentation(reach.site);
     if (task) {
       flagSite(round, reach.site, task, TASK_ADVICE);
@@ -277,7 +279,7 @@ function groupByHandler(round: PlanRound): void {
     }
     const obstacle = reach.site.obstacle;
     if (obstacle) flagSite(round, reach.site, obstacle);
-    else if (context) flagSite(round, reach.site, outsideReason(reach), NON_HANDLER_ADVICE[context.context]);
+    else if (context) flagSite(round, reach.site, outsideReason(reach, blocking), NON_HANDLER_ADVICE[context.context]);
     else if (reach.handlers.length === 0) flagSite(round, reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
@@ -292,7 +294,7 @@ function groupByHandler(round: PlanRound): void {
 /** Why no handler reaching this site can be rewritten: the request's own obstacle, or a non-handler context running it too. */
 function sharedSiteReason(reach: Reach): string | undefined {
   const { obstacle } = reach.site;
-  const context = blockingContext(reach);
+  const context = blockingContext(reach)?.context;
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
   if (context) return `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`;
   return undefined;
@@ -304,8 +306,14 @@ function sharedSiteReason(reach: Reach): string | undefined {
  * and the test's call driven through it (planHelpers decides, test-calls.ts), or the handlers fail
  * with the test's reason there.
  */
-function blockingContext(reach: Reach): Reach['nonHandlerContexts'][number] | undefined {
-  return reach.nonHandlerContexts.find((c) => !(c.testCall && reach.handlers.length > 0));
+function blockingContext(reach: Reach): { context: Reach['nonHandlerContexts'][number]; notDriven?: string } | undefined {
+  for (const context of reach.nonHandlerContexts) {
+    if (!context.testCall || reach.handlers.length === 0) return { context };
+    const fn = enclosingFunction(reach.site.node);
+    const notDriven = fn ? testCallsObstacle(fn, reach.site) : 'the request is not in a function';
+    if (notDriven) return { context, notDriven };
+  }
+  return undefined;
 }
 
 /** With types, a handler whose registration call itself does not compile on v2 is left as it is (registration-compiles.ts). */
@@ -406,7 +414,7 @@ function drivenTestCalls(helper: HelperWork, reaches: Reach[], handled: Set<Call
   const context = reaches.find((r) => r.site === site)?.nonHandlerContexts.find((c) => c.testCall);
   if (!context) return undefined;
   // every test's call of it (the reach names the first test that does)
-  for (const call of testCallsOf(helper)) {
+  for (const call of testCallsOf(helper.fn)) {
     const driven = drivenTestCall(call, helper);
     if (typeof driven === 'string') return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten helper: ${driven})`;
     handled.add(call);

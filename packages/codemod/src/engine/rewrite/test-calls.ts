@@ -14,11 +14,13 @@
  * they are. Otherwise the test stays a caller the rewrite cannot serve, and the request is flagged.
  */
 import { SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
-import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
 import { flavourOf } from './state-module.js';
-import { helperArguments, nameNodeOf, planHelper, type HelperWork } from './helper.js';
+import { helperArguments, helperName, nameNodeOf, planHelper, type HelperWork } from './helper.js';
+import { abbreviate } from './purity.js';
+import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
-import type { Reach } from '../model.js';
+import type { Reach, Site } from '../model.js';
 import type { FileWork } from './emit-common.js';
 
 export const HELPER_DRIVER = 'callHelperAnsweringInputRequests';
@@ -40,46 +42,84 @@ export interface DrivenTestCall {
   method: string;
 }
 
-/** The plan for driving the test's call through the driver, or why it cannot be. */
-export function drivenTestCall(call: CallExpression, helper: HelperWork): DrivenTestCall | string {
-  const name = helper.name;
-  if (helper.point.kind !== 'direct' || helper.ctxParam !== undefined || helper.senderParam !== undefined) return `\`${name}\` does not send the request on a server it is given`;
-  const site = helper.point.sites[0]!;
+/**
+ * Why a test's call of `fn` (the function making the request `site`) cannot go through the driver,
+ * judged from the call and the request alone (the reach stage's view; drivenTestCall adds the
+ * helper form's own conditions).
+ */
+export function testCallObstacle(call: CallExpression, fn: Node, site: Site): string | undefined {
+  const name = helperName(fn);
   const callee = Node.isCallExpression(site.node) ? site.node.getExpression() : undefined;
   if (site.shape !== 'server-method' || !callee || !Node.isPropertyAccessExpression(callee) || !SERVER_METHOD_TO_LEGACY[callee.getName()]) {
     return `\`${name}\` does not call the request's method on a server object`;
   }
+  const receiver = receiverOf(callee);
+  const params = (fn as Node & { getParameters?: () => ParameterDeclaration[] }).getParameters?.() ?? [];
+  const index = Node.isIdentifier(receiver.root) ? params.findIndex((p) => Node.isIdentifier(p.getNameNode()) && p.getName() === receiver.root.getText()) : -1;
+  if (index < 0) return `\`${name}\` sends the request on \`${callee.getExpression().getText()}\`, not on an object one of its parameters holds`;
+  if (assigns(fn, receiver.root.getText())) return `\`${name}\` assigns its parameter \`${receiver.root.getText()}\``;
+  const testCallee = call.getExpression();
+  if (!Node.isIdentifier(testCallee) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${call.getSourceFile().getBaseName()}:${reportLine(call)}) is not a plain call of \`${name}\``;
+  const args = call.getArguments();
+  if (args.some((a) => Node.isSpreadElement(a)) || args.length > params.length) return `the test's call of \`${name}\` (${call.getSourceFile().getBaseName()}:${reportLine(call)}) spreads or adds arguments`;
+  if (!helperNameFree(call.getSourceFile().getFullText())) return `${call.getSourceFile().getBaseName()} already uses the name ${HELPER_DRIVER}`;
+  return undefined;
+}
+
+/** `server.server` of `server.server.elicitInput`: its root identifier and the property names after it. */
+function receiverOf(callee: PropertyAccessExpression): { root: Node; path: string[] } {
   const path: string[] = [];
   let receiver: Node = callee.getExpression();
   while (Node.isPropertyAccessExpression(receiver) && !receiver.getQuestionDotTokenNode()) {
     path.unshift(receiver.getName());
     receiver = receiver.getExpression();
   }
-  const params = helper.fn.getParameters();
-  const receiverIndex = Node.isIdentifier(receiver) ? params.findIndex((p) => Node.isIdentifier(p.getNameNode()) && p.getName() === receiver.getText()) : -1;
-  if (receiverIndex < 0) return `\`${name}\` sends the request on \`${callee.getExpression().getText()}\`, not on an object one of its parameters holds`;
-  if (assigns(helper.fn, receiver.getText())) return `\`${name}\` assigns its parameter \`${receiver.getText()}\``;
-  const testCallee = call.getExpression();
-  if (!Node.isIdentifier(testCallee) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) return `the test's call \`${testCallee.getText()}(...)\` is not a plain call of \`${name}\``;
-  const args = call.getArguments();
-  if (args.some((a) => Node.isSpreadElement(a)) || args.length > params.length) return `the test's call of \`${name}\` spreads or adds arguments`;
-  if (!helperNameFree(call.getSourceFile().getFullText())) return `the test file already uses the name ${HELPER_DRIVER}`;
-  return { call, helper, receiverIndex, receiverPath: path.map((p) => `.${p}`).join(''), method: callee.getName() };
+  return { root: receiver, path };
 }
 
-/** Every call of the helper's name in a test file (whichever test makes it). */
-export function testCallsOf(helper: HelperWork): CallExpression[] {
-  const nameNode = nameNodeOf(helper.fn);
-  if (!nameNode || !Node.isIdentifier(nameNode)) return [];
+/** The plan for driving the test's call through the driver, or why it cannot be. */
+export function drivenTestCall(call: CallExpression, helper: HelperWork): DrivenTestCall | string {
+  if (helper.point.kind !== 'direct' || helper.ctxParam !== undefined || helper.senderParam !== undefined) return `\`${helper.name}\` does not send the request on a server it is given`;
+  const site = helper.point.sites[0]!;
+  const obstacle = testCallObstacle(call, helper.fn, site);
+  if (obstacle) return obstacle;
+  const callee = (site.node as CallExpression).getExpression() as PropertyAccessExpression;
+  const receiver = receiverOf(callee);
+  const receiverIndex = helper.fn.getParameters().findIndex((p) => p.getName() === receiver.root.getText());
+  return { call, helper, receiverIndex, receiverPath: receiver.path.map((p) => `.${p}`).join(''), method: callee.getName() };
+}
+
+/**
+ * Why the tests calling the request's function keep its handlers from migrating, or undefined when
+ * every such call can go through the driver (the helper form decides the rest).
+ */
+export function testCallsObstacle(fn: Node, site: Site): string | undefined {
+  for (const call of testCallsOf(fn)) {
+    const obstacle = testCallObstacle(call, fn, site);
+    if (obstacle) return obstacle;
+  }
+  return undefined;
+}
+
+/** Every call of the function's name in a test file (whichever test makes it). */
+export function testCallsOf(fn: Node): CallExpression[] {
+  const cached = TEST_CALLS.get(fn);
+  if (cached) return cached;
+  const nameNode = nameNodeOf(fn);
   const calls: CallExpression[] = [];
-  for (const ref of nameNode.findReferencesAsNodes()) {
+  for (const ref of nameNode && Node.isIdentifier(nameNode) ? nameNode.findReferencesAsNodes() : []) {
     const file = ref.getSourceFile();
     if (ref === nameNode || file.isInNodeModules() || !looksLikeTestFile(file.getFilePath(), file.getFullText())) continue;
-    const call = ref.getParent();
-    if (call && Node.isCallExpression(call) && call.getExpression() === ref) calls.push(call);
+    const parent = ref.getParent();
+    // `obj.method(...)`: the call of the property access
+    const callee = parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref ? parent : ref;
+    const call = callee.getParent();
+    if (call && Node.isCallExpression(call) && call.getExpression() === callee) calls.push(call);
   }
+  TEST_CALLS.set(fn, calls);
   return calls;
 }
+const TEST_CALLS = new WeakMap<Node, CallExpression[]>();
 
 /**
  * Whether the helper holding the request takes the helper form and every test calling it can be
@@ -94,7 +134,7 @@ export function testCallsDriven(reach: Reach): boolean {
   } catch {
     return false;
   }
-  return testCallsOf(helper).every((call) => typeof drivenTestCall(call, helper) !== 'string');
+  return testCallsOf(helper.fn).every((call) => typeof drivenTestCall(call, helper) !== 'string');
 }
 
 function assigns(fn: Node, name: string): boolean {

@@ -1,0 +1,117 @@
+/**
+ * A request helper that a tool calls and a unit test calls directly. When the test's calls can be
+ * driven through the rewritten helper (it sends on an object a parameter holds, the test calls it
+ * plainly), the helper is rewritten once, in place, for both; otherwise every request of it stays
+ * flagged with the test's reason, why the call cannot be driven, and each handler's entry naming
+ * that request's own line.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SiteResult } from '../../src/types.js';
+import { migrateInPlace, tempProject } from '../security/temp-project.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function migrate(name: string, files: Record<string, string>): Promise<{ dir: string; sites: (file: string) => SiteResult[] }> {
+  const dir = tempProject(name, files);
+  dirs.push(dir);
+  const result = await migrateInPlace(dir);
+  return { dir, sites: (file) => result.files.find((f) => f.path.endsWith(file))?.sites.filter((s) => s.method === 'elicitation/create') ?? [] };
+}
+
+const CLASS_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export class Preferences {
+  constructor(private readonly server: McpServer) {}
+
+  async askName(): Promise<string> {
+    const answer = await this.server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    return answer.action === 'accept' ? String(answer.content?.name) : 'anonymous';
+  }
+
+  async askColour(): Promise<string> {
+    const answer = await this.server.server.elicitInput({ message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } });
+    return answer.action === 'accept' ? String(answer.content?.colour) : 'grey';
+  }
+}
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'prefs', version: '1.0.0' });
+  const preferences = new Preferences(server);
+  server.registerTool('profile', { description: 'Builds a profile' }, async () => {
+    const name = await preferences.askName();
+    const colour = await preferences.askColour();
+    return { content: [{ type: 'text', text: \`\${name} likes \${colour}\` }] };
+  });
+  return server;
+}
+`;
+
+const CLASS_TEST = `import { expect, it, vi } from 'vitest';
+import { Preferences } from './prefs.js';
+
+it('asks the name', async () => {
+  const elicitInput = vi.fn().mockResolvedValue({ action: 'accept', content: { name: 'Ada' } });
+  const preferences = new Preferences({ server: { elicitInput } } as never);
+  expect(await preferences.askName()).toBe('Ada');
+  expect(await preferences.askColour()).toBe('undefined');
+});
+`;
+
+const FUNCTION_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export async function askName(server: McpServer): Promise<string> {
+  const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+  return answer.action === 'accept' ? String(answer.content?.name) : 'anonymous';
+}
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'greet', version: '1.0.0' });
+  server.registerTool('greet', { description: 'Greets' }, async () => {
+    const name = await askName(server);
+    return { content: [{ type: 'text', text: \`Hello \${name}\` }] };
+  });
+  return server;
+}
+`;
+
+const FUNCTION_TEST = `import { expect, it, vi } from 'vitest';
+import { askName } from './greet.js';
+
+it('asks the name', async () => {
+  const elicitInput = vi.fn().mockResolvedValue({ action: 'accept', content: { name: 'Ada' } });
+  expect(await askName({ server: { elicitInput } } as never)).toBe('Ada');
+});
+`;
+
+describe('request helpers that unit tests call directly', () => {
+  it('a method sending on this.server, called on an instance by the test, stays flagged per request with why the test cannot be driven', async () => {
+    const { sites } = await migrate('test-called-class', { 'prefs.ts': CLASS_SERVER, 'prefs.test.ts': CLASS_TEST });
+    const [name, colour] = sites('prefs.ts');
+    expect([name?.line, name?.status, colour?.line, colour?.status]).toEqual([7, 'flagged', 12, 'flagged']);
+    expect(name!.reason).toBe(
+      'the test `asks the name` (prefs.test.ts:4) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: `askName` sends the request on `this.server.server`, not on an object one of its parameters holds)',
+    );
+    expect(colour!.reason).toContain('`askColour` sends the request on `this.server.server`');
+    expect([name, colour].map((s) => s!.callers?.find((c) => c.caller.startsWith('tools/call handler `profile`'))?.reason)).toEqual([
+      'the request at line 7 is in code also run from the test `asks the name` (prefs.test.ts:4) (test-code), so it cannot be rewritten for this handler alone',
+      'the request at line 12 is in code also run from the test `asks the name` (prefs.test.ts:4) (test-code), so it cannot be rewritten for this handler alone',
+    ]);
+  }, 120_000);
+
+  it('a function sending on its parameter, in the tool\'s own file, is rewritten in place once and the test drives it', async () => {
+    const { dir, sites } = await migrate('test-called-function', { 'greet.ts': FUNCTION_SERVER, 'greet.test.ts': FUNCTION_TEST });
+    expect(sites('greet.ts').map((s) => [s.line, s.status])).toEqual([[4, 'migrated']]);
+    const server = readFileSync(join(dir, 'greet.ts'), 'utf8');
+    // one helper for the tool and the test (no inlined copy beside a kept legacy one)
+    expect(server.match(/async function askName\(/g)).toHaveLength(1);
+    expect(server).toContain('export async function askName(server: McpServer, ctx: ServerContext, key: string)');
+    expect(server).not.toContain('elicitInput(');
+    const test = readFileSync(join(dir, 'greet.test.ts'), 'utf8');
+    expect(test).toContain("expect(await callHelperAnsweringInputRequests(askName, [{ server: { elicitInput } } as never], (args) => args[0].server, 'elicitInput')).toBe('Ada');");
+  }, 120_000);
+});
