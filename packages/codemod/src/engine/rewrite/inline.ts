@@ -16,6 +16,7 @@
  */
 import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, type Statement } from 'ts-morph';
 import { computeReaches } from '../reach/index.js';
+import { reportLine } from '../report-lines.js';
 import { findRegistrations, findSites } from '../find/index.js';
 import type { Handler, Reach, Site } from '../model.js';
 import { functionWithBody, type FunctionWithBody } from './analyse.js';
@@ -158,7 +159,9 @@ export function inlineHelpers(
     }
   }
   const kept = found.sites.filter((s) => original.has(s));
-  const newReaches = computeReaches({ sites: kept, handlers: found.handlers, others: found.others, sourceFiles: found.files });
+  // The reaches of every site are computed again over the inlined text: their reasons must cite the
+  // user's lines (the rewrite's mapper), not lines of the upgraded or inlined text.
+  const newReaches = computeReaches({ sites: kept, handlers: found.handlers, others: found.others, sourceFiles: found.files, originalLine: reportLine });
 
   return {
     reaches: newReaches,
@@ -178,7 +181,7 @@ export function inlineHelpers(
         if (orig) back.set(site, orig);
       }
       const keptAgain = again.sites.filter((s) => back.has(s));
-      return { reaches: computeReaches({ sites: keptAgain, handlers: again.handlers, others: again.others, sourceFiles: again.files }), original: back };
+      return { reaches: computeReaches({ sites: keptAgain, handlers: again.handlers, others: again.others, sourceFiles: again.files, originalLine: reportLine }), original: back };
     },
   };
 }
