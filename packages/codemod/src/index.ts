@@ -5,6 +5,7 @@
  *   migrateSource(text, fileName)   one in-memory source → FileResult (+ files the rewrite would create)
  */
 export { migrateProject, migrateSource, migrateInputs, type SourceInput } from './migrate.js';
+export { LibraryFiles } from './engine/library-files.js';
 export type {
   FileResult,
   FileStatus,

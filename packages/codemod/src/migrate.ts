@@ -15,7 +15,8 @@ import type { RunEnv, SourceInput } from './run/state.js';
 
 export type { RunEnv, SourceInput, Stage } from './run/state.js';
 
-export async function migrateProject(paths: string[], options: MigrateOptions = {}, discovered?: Discovery): Promise<MigrationResult> {
+/** `shared.libraryFiles`: parsed declaration files shared with other runs of the caller (engine/library-files.ts). */
+export async function migrateProject(paths: string[], options: MigrateOptions = {}, discovered?: Discovery, shared: Pick<RunEnv, 'libraryFiles'> = {}): Promise<MigrationResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const discovery = discovered ?? discoverFiles(paths, { cwd, ignore: options.ignore });
   const inputs: SourceInput[] = discovery.files.map((file) => {
@@ -27,7 +28,7 @@ export async function migrateProject(paths: string[], options: MigrateOptions = 
   });
   const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
   // unit tests that mock a request the run migrated are read again when the run left them out of its project
-  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true, testMocks: { read: readText } });
+  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true, testMocks: { read: readText }, libraryFiles: shared.libraryFiles });
   if (options.write) {
     const { applyResult } = await import('./fs/atomic-write.js');
     result = applyResult(result).result;

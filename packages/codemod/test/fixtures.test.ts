@@ -1,12 +1,16 @@
 /**
- * Fixture runner: every `fixtures/cases/<case>.input.*` is migrated by the engine (all cases in one
- * run on a temp copy, with `fixtures/support` beside it and the repository's node_modules reachable,
- * typed through a tsconfig) and must give
+ * Fixture runner: every `fixtures/cases/<case>.input.*` is migrated by the engine in a run of its
+ * own (a temp project holding that case alone, with `fixtures/support` beside it and the
+ * repository's node_modules reachable, typed through a tsconfig), so a case cannot change another's
+ * output and a case that fails names itself. The runs share one `LibraryFiles` (TypeScript's lib
+ * files and the packages' declaration files parsed once, engine/library-files.ts), which halves
+ * what the isolation costs. Each case must give
  *   - `<case>.output.*` byte for byte,
  *   - the site report of `<case>.case.json` `sites` (line, method, status; reason when given),
- *   - nothing new on a second run over the outputs (idempotent).
- * Files the rewrite creates (the requestState codec module) must equal the file of the same name in
- * `fixtures/cases`.
+ *   - only created files (the requestState codec module) equal to the file of the same name in
+ *     `fixtures/cases`,
+ *   - nothing new on a second run over the outputs (idempotent): one run over every case's output
+ *     and created files together, as a project holding them all would be migrated again.
  *
  * `UPDATE_FIXTURES=1` writes the outputs, created files and `sites` instead (review the diff!);
  * `FIXTURE_FILTER=flag-,reach-` limits what it writes to cases with those name prefixes.
@@ -15,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateProject } from '../src/index.js';
+import { LibraryFiles, migrateProject } from '../src/index.js';
 import type { FileResult, MigrationResult, SiteResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 
@@ -74,53 +78,55 @@ function makeProject(files: Map<string, string>): string {
 }
 
 const dirs: string[] = [];
-let first: MigrationResult;
-let second: MigrationResult;
-let firstDir: string;
-let secondDir: string;
+const libraryFiles = new LibraryFiles();
+/** Each case's own run, by case name (a case whose run threw has none). */
+const firstRuns = new Map<string, Run>();
 
-function fileResult(result: MigrationResult, dir: string, name: string): FileResult | undefined {
+interface Run {
+  dir: string;
+  result: MigrationResult;
+}
+
+function fileResult({ result, dir }: Run, name: string): FileResult | undefined {
   return result.files.find((f) => f.path === path.join(dir, 'cases', name));
 }
 
-function outputOf(result: MigrationResult, dir: string, name: string): string {
-  const file = fileResult(result, dir, name);
+function outputOf(run: Run, name: string): string {
+  const file = fileResult(run, name);
   if (!file) throw new Error(`no result for ${name}`);
   return file.output ?? file.original ?? '';
 }
 
-beforeAll(async () => {
-  const inputs = new Map(cases.map((c) => [path.basename(c.input), fs.readFileSync(c.input, 'utf8')]));
-  firstDir = makeProject(inputs);
-  dirs.push(firstDir);
-  first = await migrateProject(['cases'], { cwd: firstDir, tsconfig: path.join(firstDir, 'tsconfig.json') });
+function createdFiles({ result, dir }: Run): Array<{ rel: string; text: string }> {
+  return result.files.filter((f) => f.status === 'created').map((f) => ({ rel: path.relative(path.join(dir, 'cases'), f.path), text: f.output! }));
+}
 
-  // second run: the outputs (and created files) in place of the inputs
-  const outputs = new Map<string, string>();
-  for (const c of cases) outputs.set(path.basename(c.input), outputOf(first, firstDir, path.basename(c.input)));
-  for (const created of first.files.filter((f) => f.status === 'created')) outputs.set(path.relative(path.join(firstDir, 'cases'), created.path), created.output!);
-  secondDir = makeProject(outputs);
-  dirs.push(secondDir);
-  second = await migrateProject(['cases'], { cwd: secondDir, tsconfig: path.join(secondDir, 'tsconfig.json') });
+/** One run of the engine over a temp project holding `files` in cases/. */
+async function migrateFiles(files: Map<string, string>): Promise<Run> {
+  const dir = makeProject(files);
+  dirs.push(dir);
+  const result = await migrateProject(['cases'], { cwd: dir, tsconfig: path.join(dir, 'tsconfig.json') }, undefined, { libraryFiles });
+  return { dir, result };
+}
 
-  if (UPDATE) {
-    for (const c of cases.filter((k) => selected(k.name))) {
-      fs.writeFileSync(c.output, outputOf(first, firstDir, path.basename(c.input)));
-      const actual = fileResult(first, firstDir, path.basename(c.input))?.sites ?? [];
-      const sites = actual.map((s) => ({ line: s.line, method: s.method, status: s.status, ...(s.reason ? { reason: s.reason } : {}) }));
-      const json = fs.existsSync(c.caseJson) ? (JSON.parse(fs.readFileSync(c.caseJson, 'utf8')) as Record<string, unknown>) : { description: c.name };
-      // A case.json whose sites still hold is left as written (its layout, and fields such as
-      // `callers` that this writer does not produce).
-      if (Array.isArray(json.sites) && sitesMatch(json.sites as Array<Partial<SiteResult>>, actual)) continue;
-      json.sites = sites;
-      fs.writeFileSync(c.caseJson, JSON.stringify(json, null, 2) + '\n');
-    }
-    for (const created of first.files.filter((f) => f.status === 'created')) {
-      const target = path.join(CASES, path.relative(path.join(firstDir, 'cases'), created.path));
-      if (!fs.existsSync(target)) fs.writeFileSync(target, created.output!);
-    }
+/** `UPDATE_FIXTURES=1`: the case's output, created files and sites written from its run. */
+function updateCase(c: Case, first: Run): void {
+  const name = path.basename(c.input);
+  fs.writeFileSync(c.output, outputOf(first, name));
+  const actual = fileResult(first, name)?.sites ?? [];
+  const sites = actual.map((s) => ({ line: s.line, method: s.method, status: s.status, ...(s.reason ? { reason: s.reason } : {}) }));
+  const json = fs.existsSync(c.caseJson) ? (JSON.parse(fs.readFileSync(c.caseJson, 'utf8')) as Record<string, unknown>) : { description: c.name };
+  // A case.json whose sites still hold is left as written (its layout, and fields such as
+  // `callers` that this writer does not produce).
+  if (!(Array.isArray(json.sites) && sitesMatch(json.sites as Array<Partial<SiteResult>>, actual))) {
+    json.sites = sites;
+    fs.writeFileSync(c.caseJson, JSON.stringify(json, null, 2) + '\n');
   }
-}, 900_000);
+  for (const created of createdFiles(first)) {
+    const target = path.join(CASES, created.rel);
+    if (!fs.existsSync(target)) fs.writeFileSync(target, created.text);
+  }
+}
 
 /** Whether every expected site's given fields equal the reported site at the same position. */
 function sitesMatch(expected: Array<Partial<SiteResult>>, actual: SiteResult[]): boolean {
@@ -139,35 +145,29 @@ describe('fixtures/cases', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
-  it('creates only files that fixtures/cases holds, byte for byte', () => {
-    for (const created of first.files.filter((f) => f.status === 'created')) {
-      const rel = path.relative(path.join(firstDir, 'cases'), created.path);
-      const expected = path.join(CASES, rel);
-      expect(fs.existsSync(expected), `${rel} is created by the migration but missing from fixtures/cases (UPDATE_FIXTURES=1)`).toBe(true);
-      expect(created.output).toBe(fs.readFileSync(expected, 'utf8'));
-    }
-  });
-
-  it('a second run over the outputs changes nothing and creates nothing', () => {
-    const changed = second.files.filter((f) => f.status === 'created' || (f.output !== undefined && f.original !== undefined && f.output !== f.original));
-    expect(changed.map((f) => path.basename(f.path))).toEqual([]);
-  });
-
   for (const c of cases) {
     describe(c.name, () => {
       const name = path.basename(c.input);
+      let first: Run;
+
+      beforeAll(async () => {
+        first = await migrateFiles(new Map([[name, fs.readFileSync(c.input, 'utf8')]]));
+        firstRuns.set(c.name, first);
+        if (UPDATE && selected(c.name)) updateCase(c, first);
+      }, 600_000);
+
       it('migrates to the expected output, byte for byte', () => {
-        const file = fileResult(first, firstDir, name);
+        const file = fileResult(first, name);
         expect(file?.status, file?.error).not.toBe('failed');
         expect(fs.existsSync(c.output), `${path.basename(c.output)} is missing (run with UPDATE_FIXTURES=1 and review)`).toBe(true);
-        expect(outputOf(first, firstDir, name)).toBe(fs.readFileSync(c.output, 'utf8'));
+        expect(outputOf(first, name)).toBe(fs.readFileSync(c.output, 'utf8'));
       });
 
       it('reports the sites of case.json', () => {
         expect(fs.existsSync(c.caseJson), `${path.basename(c.caseJson)} is missing`).toBe(true);
         const expected = (JSON.parse(fs.readFileSync(c.caseJson, 'utf8')) as { sites?: Array<Partial<SiteResult>> }).sites;
         expect(expected, `${path.basename(c.caseJson)} has no "sites"`).toBeDefined();
-        const actual = fileResult(first, firstDir, name)?.sites ?? [];
+        const actual = fileResult(first, name)?.sites ?? [];
         expect(actual.length).toBe(expected!.length);
         expected!.forEach((site, i) => {
           const got = actual[i]!;
@@ -176,13 +176,50 @@ describe('fixtures/cases', () => {
         });
       });
 
-      it('is stable on a second run', () => {
-        const again = fileResult(second, secondDir, name);
-        expect(again?.output ?? again?.original).toBe(outputOf(first, firstDir, name));
-        const firstSites = (fileResult(first, firstDir, name)?.sites ?? []).filter((s) => s.status === 'flagged').length;
-        const flaggedAgain = (again?.sites ?? []).filter((s) => s.status === 'flagged').length;
-        expect(flaggedAgain).toBe(firstSites);
+      it('creates only files that fixtures/cases holds, byte for byte', () => {
+        for (const created of createdFiles(first)) {
+          const expected = path.join(CASES, created.rel);
+          expect(fs.existsSync(expected), `${created.rel} is created by the migration but missing from fixtures/cases (UPDATE_FIXTURES=1)`).toBe(true);
+          expect(created.text).toBe(fs.readFileSync(expected, 'utf8'));
+        }
       });
     });
   }
+
+  describe('a second run over every output and created file', () => {
+    let second: Run;
+
+    beforeAll(async () => {
+      const outputs = new Map<string, string>();
+      for (const c of cases) {
+        const first = firstRuns.get(c.name);
+        if (!first) continue;
+        outputs.set(path.basename(c.input), outputOf(first, path.basename(c.input)));
+        for (const created of createdFiles(first)) outputs.set(created.rel, created.text);
+      }
+      second = await migrateFiles(outputs);
+    }, 900_000);
+
+    it('changes nothing and creates nothing', () => {
+      const changed = second.result.files.filter((f) => f.status === 'created' || (f.output !== undefined && f.original !== undefined && f.output !== f.original));
+      expect(changed.map((f) => path.basename(f.path))).toEqual([]);
+    });
+
+    for (const c of cases) {
+      it(`${c.name}: same output, as many sites flagged`, () => {
+        const name = path.basename(c.input);
+        const first = firstRuns.get(c.name);
+        expect(first, `${c.name} has no run of its own`).toBeDefined();
+        const again = fileResult(second, name);
+        expect(again?.output ?? again?.original).toBe(outputOf(first!, name));
+        const flaggedFirst = (fileResult(first!, name)?.sites ?? []).filter((s) => s.status === 'flagged').length;
+        const flaggedAgain = (again?.sites ?? []).filter((s) => s.status === 'flagged').length;
+        expect(flaggedAgain).toBe(flaggedFirst);
+      });
+    }
+  });
+
+  it('the runs share the parsed declaration files (unshared, isolation costs more than three times one run)', () => {
+    expect(libraryFiles.reused).toBeGreaterThan(cases.length);
+  });
 });

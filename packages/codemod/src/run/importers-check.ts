@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { ts, type Project, type SourceFile } from 'ts-morph';
+import type { LibraryFiles } from '../engine/library-files.js';
 import { addMarkers } from '../engine/markers.js';
 import { buildLineMap } from '../engine/line-map.js';
 import { relativeImports } from '../engine/prefilter.js';
@@ -44,7 +45,7 @@ interface Candidate {
   imports: string[];
 }
 
-export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits'> & Partial<Pick<RunState, 'beforeTestMocks'>>): void {
+export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits' | 'libraryFiles'> & Partial<Pick<RunState, 'beforeTestMocks'>>): void {
   const { env, results, typeChecked } = state;
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
@@ -62,7 +63,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     }
     return;
   }
-  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed);
+  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles);
   for (const checkedCandidate of candidates) {
     let candidate = checkedCandidate;
     let errors = found.get(candidate.path);
@@ -180,19 +181,19 @@ function projectFileNames(tsconfig: string): string[] {
  * Two programs of their own (the run's project holds the nodes the report still points at), each
  * resolving the candidates' imports in full.
  */
-function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
+function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>, libraryFiles: LibraryFiles): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
   // both programs resolve the imports of the candidates and of the changed files in full, so that
   // a type reaching a candidate through a changed file is the same in both but for the change
   const roots = new Set([...candidates.map((c) => c.path), ...changed.keys()]);
-  const before = programOver(tsconfig, roots, new Map(candidates.map((c) => [c.path, c.before])));
+  const before = programOver(tsconfig, roots, libraryFiles, new Map(candidates.map((c) => [c.path, c.before])));
   const beforeKeys = new Map(candidates.map((c) => [c.path, typeErrors(before.getSourceFileOrThrow(c.path)).map((e) => e.key)]));
-  const after = programOver(tsconfig, roots, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
+  const after = programOver(tsconfig, roots, libraryFiles, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
   return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after, beforeKeys };
 }
 
-function programOver(tsconfig: string, roots: ReadonlySet<string>, texts: Map<string, string>): Project {
+function programOver(tsconfig: string, roots: ReadonlySet<string>, libraryFiles: LibraryFiles, texts: Map<string, string>): Project {
   const files = new ProjectFiles();
-  const project = createProject(tsconfig, files.host, roots);
+  const project = createProject(tsconfig, files.host, roots, libraryFiles);
   for (const [filePath, text] of texts) files.addSourceFile(project, filePath, text, scriptKindOf(filePath));
   return project;
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Project, ts, type FileSystemHost } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { LibraryFiles } from '../engine/library-files.js';
 import { identityLineMap } from '../engine/line-map.js';
 import { resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from '../engine/own-packages.js';
 import { selectFiles } from '../engine/prefilter.js';
@@ -37,6 +38,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
   // project that has not installed it yet borrows the codemod's own copy (engine/own-packages.ts).
   const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && serverPackageAvailable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
   const projectFiles = new ProjectFiles();
+  const libraryFiles = env.libraryFiles ?? new LibraryFiles();
   const state: RunState = {
     options,
     env,
@@ -44,8 +46,9 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     results,
     typeChecked,
     ctx: { typeChecked },
-    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, workspaces),
+    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, libraryFiles, workspaces),
     projectFiles,
+    libraryFiles,
     selection,
     loaded: [],
     fileByPath: new Map(),
@@ -117,11 +120,15 @@ export function loadFile(state: RunState, d: DecodedInput): LoadedFile | undefin
   return file;
 }
 
-/** The run's ts-morph project: typed through `tsconfig` (resolution as the comments below say), else syntactic. */
+/**
+ * The run's ts-morph project: typed through `tsconfig` (resolution as the comments below say), else
+ * syntactic; its declaration files come from (and go to) `libraryFiles`.
+ */
 export function createProject(
   tsconfig: string | undefined,
   fileSystem: FileSystemHost,
   mcpFiles: ReadonlySet<string>,
+  libraryFiles: LibraryFiles,
   workspaces: WorkspacePackages = tsconfig ? WorkspacePackages.find(path.dirname(tsconfig)) : new WorkspacePackages(undefined, []),
 ): Project {
   if (tsconfig) {
@@ -171,6 +178,7 @@ export function createProject(
         },
       }),
     });
+    libraryFiles.share(project);
     return project;
   }
   // Syntactic mode: no lib, no module resolution into node_modules; symbols across the loaded

@@ -4,6 +4,7 @@
  */
 import type { Project, SourceFile } from 'ts-morph';
 import type { FindContext, OtherRegistration } from '../engine/find/index.js';
+import type { LibraryFiles } from '../engine/library-files.js';
 import type { LineMap } from '../engine/line-map.js';
 import type { Handler, Reach, Site, SiteDecision } from '../engine/model.js';
 import type { PrefilterResult } from '../engine/prefilter.js';
@@ -86,6 +87,8 @@ export interface RunEnv {
    * `read` gives the text of a file the run did not load (read again from disk).
    */
   testMocks?: { read(file: string): string | undefined };
+  /** Parsed declaration files shared with other runs (default: the run's own, shared by its projects). */
+  libraryFiles?: LibraryFiles;
 }
 
 export interface RunState {
@@ -100,6 +103,7 @@ export interface RunState {
   ctx: FindContext;
   project: Project;
   projectFiles: ProjectFiles;
+  libraryFiles: LibraryFiles;
   selection: PrefilterResult;
   loaded: LoadedFile[];
   /** The loaded files by path (complete once the find stage has loaded the importers it follows). */

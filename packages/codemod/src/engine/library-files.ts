@@ -1,0 +1,73 @@
+/**
+ * Parsed declaration files shared by ts-morph projects: TypeScript's lib files and the `.d.ts`
+ * files of installed packages (anything under a `node_modules` folder) are parsed once and handed to
+ * every project given the same `LibraryFiles`, as TypeScript's own language service shares source
+ * files between the projects of one editor. A run builds more than one project (verify's second one
+ * for the upgrade's own errors) and a caller running many small migrations (the fixture suite, one
+ * run per case) would otherwise parse lib.dom.d.ts, @types/node and the SDK again for every run.
+ *
+ * Sharing is safe where TypeScript's is: a file is handed out only to projects whose compiler
+ * settings give the same document-registry key (what the parse and the binder depend on), and only
+ * when its text is the text that was parsed. The projects' own files never go through here: the
+ * engine edits them.
+ *
+ * ts-morph (pinned) has no option for a shared registry; `share` wraps the two methods of its
+ * per-project registry through which every source file is created. When that shape is missing
+ * (another ts-morph), the project keeps its own registry: slower, never wrong.
+ * test/library-files.test.ts fails when sharing stops happening.
+ */
+import { ts, type Project } from 'ts-morph';
+
+const DECLARATION_IN_PACKAGE = /\/node_modules\/.+\.d\.[cm]?ts$/;
+
+interface Entry {
+  text: string;
+  sourceFile: ts.SourceFile;
+}
+
+/** The part of ts-morph's per-project document registry this module wraps. */
+interface ProjectRegistry {
+  createOrUpdateSourceFile(fileName: string, settings: ts.CompilerOptions, snapshot: ts.IScriptSnapshot, scriptKind: ts.ScriptKind | undefined): ts.SourceFile;
+  acquireDocument(fileName: string, settings: ts.CompilerOptions, snapshot: ts.IScriptSnapshot, version: string, scriptKind: ts.ScriptKind | undefined): ts.SourceFile;
+}
+
+export class LibraryFiles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly keys = ts.createDocumentRegistry();
+  /** Source files handed out again instead of parsed (tests read it). */
+  reused = 0;
+
+  /** Makes `project` take its declaration files from (and add them to) this cache. Returns whether it could. */
+  share(project: Project): boolean {
+    const registry = registryOf(project);
+    if (!registry) return false;
+    const create = registry.createOrUpdateSourceFile.bind(registry);
+    const acquire = registry.acquireDocument.bind(registry);
+    registry.createOrUpdateSourceFile = (fileName, settings, snapshot, scriptKind) =>
+      this.lookup(fileName, settings, snapshot, scriptKind, () => create(fileName, settings, snapshot, scriptKind));
+    registry.acquireDocument = (fileName, settings, snapshot, version, scriptKind) =>
+      this.lookup(fileName, settings, snapshot, scriptKind, () => acquire(fileName, settings, snapshot, version, scriptKind));
+    return true;
+  }
+
+  private lookup(fileName: string, settings: ts.CompilerOptions, snapshot: ts.IScriptSnapshot, scriptKind: ts.ScriptKind | undefined, parse: () => ts.SourceFile): ts.SourceFile {
+    const standardName = fileName.replace(/\\/g, '/');
+    if (!DECLARATION_IN_PACKAGE.test(standardName)) return parse();
+    const key = `${this.keys.getKeyForCompilationSettings(settings)}|${scriptKind ?? ''}|${standardName}`;
+    const text = snapshot.getText(0, snapshot.getLength());
+    const entry = this.entries.get(key);
+    if (entry && entry.text === text) {
+      this.reused++;
+      return entry.sourceFile;
+    }
+    const sourceFile = parse();
+    this.entries.set(key, { text, sourceFile });
+    return sourceFile;
+  }
+}
+
+function registryOf(project: Project): ProjectRegistry | undefined {
+  const registry = (project as unknown as { _context?: { compilerFactory?: { documentRegistry?: Partial<ProjectRegistry> } } })._context?.compilerFactory?.documentRegistry;
+  if (typeof registry?.createOrUpdateSourceFile !== 'function' || typeof registry.acquireDocument !== 'function') return undefined;
+  return registry as ProjectRegistry;
+}
