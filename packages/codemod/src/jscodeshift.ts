@@ -3,7 +3,8 @@
  *
  * Runs the same engine as `mcp-mrtr migrate` on one file at a time (the engine's per-source entry,
  * syntactic mode unless `--tsconfig=<file>` is passed), so a single file comes out exactly as the
- * CLI writes it, test-mock markers included. Files the migration creates (the requestState codec
+ * CLI writes it, test-mock markers included (the run's test-mock stage, told that the requests a
+ * mock fakes may be migrated in other files). Files the migration creates (the requestState codec
  * module) are written next to it unless jscodeshift runs with `--dry`. A file that cannot be
  * migrated makes the transform throw, which jscodeshift reports as an error for that file.
  *
@@ -41,20 +42,24 @@ const WORKER_FLAG = 'mcpMrtrJscodeshiftEngine';
 
 /** The actual migration of one file (runs inside the worker). */
 async function migrateOne(job: Job): Promise<Omit<Reply, 'id'>> {
-  const [{ migrateSource }, { scanTestMocks }, { writeFileAtomic }, fs] = await Promise.all([
+  const [{ migrateSource }, { writeFileAtomic }, fs] = await Promise.all([
     import('./migrate.js'),
-    import('./engine/test-mocks/index.js'),
     import('./fs/atomic-write.js'),
     import('node:fs'),
   ]);
   const { file, options } = job;
-  const result = await migrateSource(file.source, file.path || 'input.ts', {
-    cwd: options.cwd,
-    ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
-    ...(options.tsconfig ? { tsconfig: options.tsconfig } : {}),
-  });
+  const result = await migrateSource(
+    file.source,
+    file.path || 'input.ts',
+    {
+      cwd: options.cwd,
+      ...(options.stateKeyEnv ? { stateKeyEnv: options.stateKeyEnv } : {}),
+      ...(options.tsconfig ? { tsconfig: options.tsconfig } : {}),
+    },
+    { oneFileOfMany: true },
+  );
   if (result.status === 'failed') return { error: `mcp-mrtr: ${file.path}: ${result.error ?? 'could not be migrated'}` };
-  const output = scanTestMocks(result.path, result.output ?? file.source).output;
+  const output = result.output ?? file.source;
   if (!options.dry) {
     for (const created of result.created) {
       if (created.output === undefined) continue;

@@ -47,12 +47,15 @@ function readText(file: string): string | undefined {
 /**
  * Migrates one in-memory source (jscodeshift, editors, tests). Syntactic mode unless
  * `options.tsconfig` is given; files the rewrite would create (the codec module) are returned in
- * `created`.
+ * `created`. `run.oneFileOfMany`: the source is one file of a migration run one file at a time
+ * (jscodeshift), and gets that migration's test-mock stage: a mock of any legacy request is
+ * reported, since the request it fakes may be migrated in a file this run never sees.
  */
-export async function migrateSource(text: string, fileName: string, options: MigrateOptions = {}): Promise<FileResult & { created: FileResult[] }> {
+export async function migrateSource(text: string, fileName: string, options: MigrateOptions = {}, run: { oneFileOfMany?: boolean } = {}): Promise<FileResult & { created: FileResult[] }> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const file = path.resolve(cwd, fileName);
-  const result = await migrateInputs([{ path: file, text }], { ...options, cwd }, { tsconfig: options.tsconfig ? path.resolve(cwd, options.tsconfig) : undefined, manifests: false });
+  const testMocks = run.oneFileOfMany ? { read: (p: string) => (p === file ? text : undefined), anyRequestMigrated: true } : undefined;
+  const result = await migrateInputs([{ path: file, text }], { ...options, cwd }, { tsconfig: options.tsconfig ? path.resolve(cwd, options.tsconfig) : undefined, manifests: false, testMocks });
   const own = result.files.find((f) => f.path === file)!;
   return { ...own, created: result.files.filter((f) => f.status === 'created') };
 }

@@ -86,7 +86,14 @@ export interface RunEnv {
    * Unit tests that mock a request the run migrated are rewritten or flagged (the test-mock stage).
    * `read` gives the text of a file the run did not load (read again from disk).
    */
-  testMocks?: { read(file: string): string | undefined };
+  testMocks?: {
+    read(file: string): string | undefined;
+    /**
+     * The run is one file of a larger migration (jscodeshift, one file at a time): the requests a
+     * mock fakes may be migrated in files this run never sees, so a mock of any of them is reported.
+     */
+    anyRequestMigrated?: boolean;
+  };
   /** Parsed declaration files shared with other runs (default: the run's own, shared by its projects). */
   libraryFiles?: LibraryFiles;
 }

@@ -6,7 +6,7 @@
  * holding a mock reported here. It runs on the file results, so a test file the run left out of its
  * project is read again; a file already holding test-mock sites is left alone.
  */
-import { isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
+import { LEGACY_METHODS, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
 import { reshapeContextMockText } from '../engine/test-mocks/context-literals.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
@@ -28,7 +28,8 @@ interface MockContext {
 
 export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks'>>): void {
   if (!env.testMocks) return;
-  const context = contextOf([...results.values()], [], env.testMocks.read);
+  const ofRun = contextOf([...results.values()], [], env.testMocks.read);
+  const context = env.testMocks.anyRequestMigrated ? { ...ofRun, migrated: new Set(LEGACY_METHODS) } : ofRun;
   for (const [filePath, file] of results) {
     // a test kept on v1 with the code it tests (run/v1-hold-back.ts) still drives that v1 code
     if (heldOnV1?.has(filePath)) continue;

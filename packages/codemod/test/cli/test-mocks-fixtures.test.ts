@@ -2,8 +2,8 @@
  * Fixture pairs of unit tests that mock legacy requests: `fixtures/test-mocks/cases/<case>.input.*`
  * goes through the engine (official v1→v2 upgrade of the test file's imports) and the test-mock
  * stage exactly as the CLI runs them (`addTestMockSites`), and must give `<case>.output.*` byte for
- * byte and the sites in `<case>.sites.json`. The jscodeshift path (`scanTestMocks` on the engine's
- * output) must agree, a second run must change nothing, and files where nothing is rewritten must
+ * byte and the sites in `<case>.sites.json`. The jscodeshift path (`migrateSource` as one file of
+ * many: the run's own test-mock stage) must agree, a second run must change nothing, and files where nothing is rewritten must
  * be byte-identical to the input apart from the marker lines.
  * `UPDATE_FIXTURES=1` writes the outputs and sites instead (review the diff!).
  */
@@ -13,7 +13,6 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LEGACY_METHODS, TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateSource } from '../../src/migrate.js';
-import { scanTestMocks } from '../../src/engine/test-mocks/index.js';
 import { addTestMockSites } from '../../src/run/test-mocks.js';
 import type { FileResult } from '../../src/types.js';
 import { repoRoot } from './helpers.js';
@@ -58,7 +57,9 @@ describe.each(cases)('test-mock fixture $name', ({ name, ext, input, output, sit
     }
     expect(got).toBe(fs.readFileSync(output, 'utf8'));
     expect(gotSites).toEqual(JSON.parse(fs.readFileSync(sites, 'utf8')));
-    expect(scanTestMocks(file.path, engineOutput).output).toBe(got);
+    const viaJscodeshift = await migrateSource(text, `test/${name}.test.${ext}`, { cwd: dir }, { oneFileOfMany: true });
+    expect(viaJscodeshift.output ?? text).toBe(got);
+    expect(viaJscodeshift.sites.map((s) => ({ line: s.line, status: s.status, reason: s.reason }))).toEqual(gotSites);
 
     const again = await migrateTestFile(got, name, ext);
     expect(again.file.output ?? got).toBe(got);
