@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 import { ts } from 'ts-morph';
 import { V2_PACKAGES } from '@mcp-mrtr/surface';
 import pkg from '../../package.json' with { type: 'json' };
-import { satisfiesRange } from './version-range.js';
 
 /** The v2 packages among the codemod's own dependencies (the ones it can lend a project). */
 export const OWN_V2_PACKAGES: readonly string[] = V2_PACKAGES.filter((name) => name in pkg.dependencies);
@@ -68,7 +68,7 @@ export function resolveLentDependency(
   if (range === undefined) return undefined;
   const projects = ts.resolveModuleName(specifier, path.join(projectDirectory, '__mcp_mrtr_project__.ts'), options, host).resolvedModule;
   const version = projects?.packageId?.version;
-  return projects && version !== undefined && satisfiesRange(version, range) ? projects : undefined;
+  return projects && version !== undefined && semver.satisfies(version, range) ? projects : undefined;
 }
 
 interface LentPackage {

@@ -5,10 +5,10 @@
  * its handler's arguments become `unknown`, errors no edit of ours can repair: the project has to
  * upgrade zod. Such an error says so, with both versions, instead of only the compiler's message.
  */
+import semver from 'semver';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { REGISTRATION_APIS, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { serverDependencyVersions } from './own-packages.js';
-import { satisfiesRange } from './version-range.js';
 
 export interface ZodFloor {
   installed: string;
@@ -18,7 +18,7 @@ export interface ZodFloor {
 /** The project's zod and the range v2 needs, when the installed one does not satisfy it. */
 export function zodBelowFloor(projectDirectory: string): ZodFloor | undefined {
   const { range, installed } = serverDependencyVersions(TARGET_SERVER_PACKAGE, 'zod', projectDirectory);
-  if (!range || !installed || satisfiesRange(installed, range)) return undefined;
+  if (!range || !installed || semver.satisfies(installed, range)) return undefined;
   return { installed, range };
 }
 
