@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Node } from 'ts-morph';
+import type { Node, SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../engine/find/index.js';
 import { buildLineMap } from '../engine/line-map.js';
 import type { Site } from '../engine/model.js';
@@ -134,6 +134,7 @@ export function reachStage(state: RunState): void {
   };
   state.reaches = computeReaches({ sites, handlers: state.handlers, others: state.others, sourceFiles: state.loaded.map((f) => f.sourceFile), originalLine });
   const reachBySite = new Map(state.reaches.map((r) => [r.site, r]));
+  const linesOf = fileLines();
   for (const site of sites) {
     const file = fileByPath.get(site.sourceFile.getFilePath())!;
     const reach = reachBySite.get(site)!;
@@ -143,7 +144,7 @@ export function reachStage(state: RunState): void {
       snippet: snippetOf(site),
       scope: scopeName(site.node),
       line: file.lineMap.toOriginal(site.line),
-      column: originalColumn(file, site),
+      column: originalColumn(file, site, linesOf),
     });
   }
 }
@@ -154,10 +155,11 @@ export function servingStage(state: RunState): void {
   // capability checks that read the session: with them, switching the hosting would silently turn
   // their features off for 2026-07-28 clients (capability-guards.ts)
   const sessionReads = loaded.filter((f) => !f.failed).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd()));
+  const sitesOf = sitesAsTheyStand(state);
   for (const file of loaded) {
     if (file.failed) continue;
     try {
-      const findings = applyServingRewrites(file.sourceFile, state.ctx, sessionReads);
+      const findings = applyServingRewrites(file.sourceFile, state.ctx, sessionReads, sitesOf);
       if (findings.length > 0) serving.set(file.path, findings);
     } catch (error) {
       file.notes.push(`serving analysis failed: ${(error as Error).message}`);
@@ -172,16 +174,50 @@ export function servingStage(state: RunState): void {
   }
 }
 
+/**
+ * The legacy request sites of a file as its text is now: the find stage's while the file has the
+ * text that stage searched and their nodes stand, found again once the rewrite or the serving
+ * stage changed it (or it is a project file the run did not load).
+ */
+function sitesAsTheyStand(state: RunState): (file: SourceFile) => readonly Site[] {
+  const found = new Map<string, Site[]>();
+  for (const site of state.sites) {
+    const filePath = site.sourceFile.getFilePath() as string;
+    found.set(filePath, [...(found.get(filePath) ?? []), site]);
+  }
+  return (file) => {
+    const filePath = file.getFilePath() as string;
+    const searched = state.preRewrite.get(state.fileByPath.get(filePath)?.path ?? '');
+    const sites = found.get(filePath) ?? [];
+    if (searched !== undefined && file.getFullText() === searched && sites.every((s) => !s.node.wasForgotten())) return sites;
+    return findSites(file, state.ctx);
+  };
+}
+
 function snippetOf(site: Site): string {
   const text = site.node.getText().replace(/\s+/g, ' ');
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+interface FileLines {
+  original: string[];
+  current: string[];
+}
+
+/** Each file's original and current lines, split once for all its sites (the texts do not change while sites are placed). */
+function fileLines(): (file: LoadedFile) => FileLines {
+  const byFile = new Map<LoadedFile, FileLines>();
+  return (file) => {
+    let lines = byFile.get(file);
+    if (!lines) byFile.set(file, (lines = { original: (file.sliced?.body ?? file.source.body).split(/\r?\n/), current: file.sourceFile.getFullText().split(/\r?\n/) }));
+    return lines;
+  };
+}
+
 /** Column of the site in the original text: same offset from the line's indentation. */
-function originalColumn(file: LoadedFile, site: Site): number {
+function originalColumn(file: LoadedFile, site: Site, linesOf: (file: LoadedFile) => FileLines): number {
   if (!file.upgraded) return site.column;
-  const originalLines = (file.sliced?.body ?? file.source.body).split(/\r?\n/);
-  const currentLines = file.sourceFile.getFullText().split(/\r?\n/);
+  const { original: originalLines, current: currentLines } = linesOf(file);
   const originalLine = originalLines[file.lineMap.toOriginal(site.line) - lineCount(file.source.shebang) - 1] ?? '';
   const currentLine = currentLines[site.line - 1] ?? '';
   const siteText = site.node.getText();

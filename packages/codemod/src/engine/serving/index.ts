@@ -21,7 +21,7 @@ import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 import { rewriteHttpHosting, transportClassOf } from './http.js';
 import { connectCalls, rewriteStdioConnect } from './stdio.js';
 import { hostingKeptReason, type SessionCapabilityRead } from './capability-guards.js';
-import { swallowedKeptReason, swallowedRequests } from './swallowed-requests.js';
+import { swallowedKeptReason, swallowedRequests, type SitesOf } from './swallowed-requests.js';
 
 export { SERVING_ADVICE, type ServingFinding } from './findings.js';
 export { guardFinding, sessionCapabilityReads, type SessionCapabilityRead } from './capability-guards.js';
@@ -33,12 +33,14 @@ const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPO
  * while there are any, switching the hosting would turn their features off for 2026-07-28 clients,
  * so every hosting is flagged with that reason instead. So it is while a request the run left in
  * place has its failure swallowed (swallowed-requests.ts): the fallback would silently replace it.
+ * `sitesOf` gives the legacy request sites of a file as its text is now (the run's, where they
+ * still stand).
  */
-export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, sessionReads: SessionCapabilityRead[] = []): ServingFinding[] {
+export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, sessionReads: SessionCapabilityRead[], sitesOf: SitesOf): ServingFinding[] {
   const text = sourceFile.getFullText();
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
-  const swallowed = mentionsTransport && sessionReads.length === 0 ? swallowedRequests(sourceFile, ctx) : [];
+  const swallowed = mentionsTransport && sessionReads.length === 0 ? swallowedRequests(sourceFile, sitesOf) : [];
   if (mentionsTransport && (sessionReads.length > 0 || swallowed.length > 0)) {
     const kept = sessionReads.length > 0 ? hostingKeptReason(sessionReads) : swallowedKeptReason(swallowed);
     for (const connect of connectCalls(sourceFile)) findings.push(flag(connect, `server.connect(new StdioServerTransport()) serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.stdio));
@@ -57,7 +59,7 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, s
     }
     if (findings.some((f) => f.status === 'migrated')) {
       // nodes were replaced: look again for what is left (a second stdio connect, HTTP hosting)
-      return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads)];
+      return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads, sitesOf)];
     }
     const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
@@ -72,7 +74,7 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, s
       const outcome = rewriteHttpHosting(sourceFile, created);
       if (!outcome) continue;
       findings.push(outcome);
-      if (outcome.status === 'migrated') return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads)];
+      if (outcome.status === 'migrated') return [...findings, ...applyServingRewrites(sourceFile, ctx, sessionReads, sitesOf)];
     }
   }
   // session maps are an MCP concern only in files that speak MCP (a web app's `req.sessionId` cache is not)

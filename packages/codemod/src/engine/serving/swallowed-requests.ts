@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { Node, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
-import { findSites, type FindContext } from '../find/index.js';
+import type { Site } from '../model.js';
 import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -30,14 +30,17 @@ const MAX_CALLER_DEPTH = 3;
 /** Text that every legacy request site contains: a server method name or a wire method. */
 const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
 
-export function swallowedRequests(hostingFile: SourceFile, ctx: FindContext): SwallowedRequest[] {
+/** The legacy request sites of a file as its text is now. */
+export type SitesOf = (file: SourceFile) => readonly Site[];
+
+export function swallowedRequests(hostingFile: SourceFile, sitesOf: SitesOf): SwallowedRequest[] {
   const found: SwallowedRequest[] = [];
   const from = path.dirname(hostingFile.getFilePath());
   const fileOf = (node: Node) => path.relative(from, node.getSourceFile().getFilePath()) || path.basename(node.getSourceFile().getFilePath());
   for (const file of servedFiles(hostingFile)) {
     const text = file.getFullText();
     if (!REQUEST_TOKENS.some((t) => text.includes(t)) || looksLikeTestFile(file.getFilePath(), text)) continue;
-    for (const site of findSites(file, ctx)) {
+    for (const site of sitesOf(file)) {
       if (site.shape === 'completion-notifier' || site.shape === 'url-elicitation-error') continue;
       const caught = catchOf(site.node, 0, new Set());
       if (!caught) continue;
