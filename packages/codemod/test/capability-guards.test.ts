@@ -4,19 +4,13 @@
  * serveStdio would turn their features off for 2026-07-28 clients (no session, no capabilities), so
  * the hosting stays and both it and each check are flagged with that reason.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject } from '../src/index.js';
-import type { FileResult, MigrationResult } from '../src/types.js';
-import { TEST_DIR } from './find-helpers.js';
+import type { FileResult } from '../src/types.js';
+import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
 
 vi.setConfig({ testTimeout: 900_000 });
 
-const REPO = path.resolve(TEST_DIR, '../../..');
-const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
 
 const GUARD = `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
@@ -44,24 +38,14 @@ server.server.oninitialized = () => {
 await server.connect(new StdioServerTransport());
 `;
 
-let dir: string;
-let result: MigrationResult;
-const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+let project: MigratedProject;
+const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-guards-'));
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'guards', type: 'module' }));
-  fs.writeFileSync(path.join(dir, 'src', 'guard.ts'), GUARD);
-  fs.writeFileSync(path.join(dir, 'src', 'server.ts'), SERVER);
-  result = await migrateProject(['src'], { cwd: dir });
+  project = await migrateTempProject('guards', { 'src/guard.ts': GUARD, 'src/server.ts': SERVER });
 }, 900_000);
 
-afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempProjects);
 
 describe('capability checks on the session keep the hosting as it is, flagged with the true reason', () => {
   it('does not switch to serveStdio, and says which checks would turn off', () => {

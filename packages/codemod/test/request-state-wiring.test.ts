@@ -4,18 +4,12 @@
  * returns it with other members (`{ server, startedAt }`); a unit test that builds its own server
  * from the tool module is not the served one and is left alone.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateProject } from '../src/index.js';
-import type { FileResult, MigrationResult } from '../src/types.js';
-import { TEST_DIR } from './find-helpers.js';
+import type { FileResult } from '../src/types.js';
+import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
 
 vi.setConfig({ testTimeout: 900_000 });
 
-const REPO = path.resolve(TEST_DIR, '../../..');
-const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
 
 // An effect before the request: the phase form, which needs the server's requestState verify hook.
 const TOOL = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -64,26 +58,14 @@ export function createAppServer(): { server: McpServer; startedAt: number } {
 }
 `;
 
-let dir: string;
-let result: MigrationResult;
-const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+let project: MigratedProject;
+const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-wiring-'));
-  fs.mkdirSync(path.join(dir, 'src', 'tools'), { recursive: true });
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'wiring', type: 'module' }));
-  fs.writeFileSync(path.join(dir, 'src', 'tools', 'delete.ts'), TOOL);
-  fs.writeFileSync(path.join(dir, 'src', 'tools', 'index.ts'), TOOLS_INDEX);
-  fs.writeFileSync(path.join(dir, 'src', 'tools', 'delete.test.ts'), TOOL_TEST);
-  fs.writeFileSync(path.join(dir, 'src', 'index.ts'), FACTORY);
-  result = await migrateProject(['src'], { cwd: dir });
+  project = await migrateTempProject('wiring', { 'src/tools/delete.ts': TOOL, 'src/tools/index.ts': TOOLS_INDEX, 'src/tools/delete.test.ts': TOOL_TEST, 'src/index.ts': FACTORY });
 }, 900_000);
 
-afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempProjects);
 
 describe('requestState verification wired into a server built two imports up, in a factory returning an object', () => {
   it('migrates the tool in the phase form', () => {

@@ -5,18 +5,12 @@
  * would silently take its fallback. Such hosting is flagged with that reason, not switched; a
  * server elsewhere in the run that does not import those requests is still switched.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateProject } from '../src/index.js';
-import type { FileResult, MigrationResult } from '../src/types.js';
-import { TEST_DIR } from './find-helpers.js';
+import type { FileResult } from '../src/types.js';
+import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
 
 vi.setConfig({ testTimeout: 900_000 });
 
-const REPO = path.resolve(TEST_DIR, '../../..');
-const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
 
 // A helper that throws on an empty answer, awaited by the handler inside a catch that keeps going.
 const SAMPLING = `import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -87,26 +81,14 @@ export function createServer(): McpServer {
 await createServer().connect(new StdioServerTransport());
 `;
 
-let dir: string;
-let result: MigrationResult;
-const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
+let project: MigratedProject;
+const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-swallowed-'));
-  fs.mkdirSync(path.join(dir, 'src', 'notes'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'src', 'clock'), { recursive: true });
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'swallowed', type: 'module' }));
-  fs.writeFileSync(path.join(dir, 'src', 'notes', 'sampling.ts'), SAMPLING);
-  fs.writeFileSync(path.join(dir, 'src', 'notes', 'server.ts'), SERVER);
-  fs.writeFileSync(path.join(dir, 'src', 'clock', 'server.ts'), OTHER);
-  result = await migrateProject(['src'], { cwd: dir });
+  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER });
 }, 900_000);
 
-afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempProjects);
 
 describe('flagged requests whose failure is swallowed keep the hosting as it is', () => {
   it('the requests stay flagged', () => {

@@ -4,21 +4,17 @@
  * generated module (codec, capabilities, answer readers) is created, and every file comes out as it went in (markers aside),
  * so the v1 project still compiles against the real v1 SDK.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject } from '../src/index.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
-import { TEST_DIR } from './find-helpers.js';
+import { NODE_TSCONFIG, migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
-const REPO = path.resolve(TEST_DIR, '../../..');
 // under noUnusedLocals the module-level alias the request was made through, which the migrated handler
 // no longer reads, is a new type error, so verify undoes the rewrite
-const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUnusedLocals: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };
+const TSCONFIG = { ...NODE_TSCONFIG, compilerOptions: { ...NODE_TSCONFIG.compilerOptions, noUnusedLocals: true } };
 
 const SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerOrderTools } from './orders.js';
@@ -58,32 +54,22 @@ export function registerOrderTools(server: McpServer): void {
 }
 `;
 
-const dirs: string[] = [];
-
 /** The two files in a new v1 project (the real v1 SDK and zod linked), migrated by the real run. */
-async function migrateShop(server: string): Promise<{ dir: string; result: MigrationResult }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-unserved-'));
-  dirs.push(dir);
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'shop', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } }));
-  fs.writeFileSync(path.join(dir, 'src', 'server.ts'), server);
-  fs.writeFileSync(path.join(dir, 'src', 'orders.ts'), ORDERS);
-  return { dir, result: await migrateProject(['src'], { cwd: dir }) };
+function migrateShop(server: string): Promise<MigratedProject> {
+  const packageJson = { name: 'shop', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } };
+  return migrateTempProject('unserved', { 'src/server.ts': server, 'src/orders.ts': ORDERS }, { tsconfig: TSCONFIG, packageJson });
 }
 
-let dir: string;
+let project: MigratedProject;
 let result: MigrationResult;
-const file = (name: string): FileResult | undefined => result.files.find((f) => f.path === path.join(dir, 'src', name));
+const file = (name: string): FileResult | undefined => project.file(name);
 
 beforeAll(async () => {
-  ({ dir, result } = await migrateShop(SERVER));
+  project = await migrateShop(SERVER);
+  result = project.result;
 }, 600_000);
 
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempProjects);
 
 describe('a rewrite verify undoes', () => {
   it('is flagged as not verified, and nothing is left migrated', () => {
@@ -127,14 +113,13 @@ export async function main(): Promise<void> {
 `;
 
 describe('a flagged hosting in a file that goes back to v1', () => {
-  let hosted: MigrationResult;
-  let hostedDir: string;
+  let hosted: MigratedProject;
   beforeAll(async () => {
-    ({ dir: hostedDir, result: hosted } = await migrateShop(HOSTED));
+    hosted = await migrateShop(HOSTED);
   }, 600_000);
 
   it('is reported at its line in the file the user ran on', () => {
-    const server = hosted.files.find((f) => f.path === path.join(hostedDir, 'src', 'server.ts'))!;
+    const server = hosted.file('server.ts')!;
     const connectLine = HOSTED.split('\n').findIndex((l) => l.includes('server.connect(')) + 1;
     expect(server.sites.map((s) => [s.method, s.status, s.line])).toEqual([['serving', 'flagged', connectLine]]);
     expect(server.output!.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(HOSTED);
