@@ -12,6 +12,7 @@ import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flo
 import { awaitedRequest } from './timeout.js';
 import { lostFailureFallback } from './fail-open.js';
 import { joinWrapped, wrappedJoinRefusal } from './wrapped-rounds.js';
+import { pathGroups, planNestedRound, type NestedRound } from './nested-round.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -39,6 +40,8 @@ export interface HandlerWork {
   loop?: LoopPlan;
   /** Why the phase form was needed (for the decision note). */
   phaseReason?: string;
+  /** Write-once form: rounds that resume inside a nested block after effects (nested-round.ts). */
+  nested?: NestedRound[];
   sites: Site[];
 }
 
@@ -180,6 +183,54 @@ function enclosingTryBlock(body: Block, points: RequestPoint[], fn: Node): Block
 }
 
 function planBody(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork {
+  try {
+    return planForms(handler, fn, body, points, sites);
+  } catch (error) {
+    if (!(error instanceof Obstacle)) throw error;
+    const nested = planNestedRounds(handler, fn, body, points, sites);
+    if (nested === undefined) throw error;
+    if (typeof nested === 'string') throw new Obstacle(`${error.message}; ${nested}`);
+    return nested;
+  }
+}
+
+/**
+ * The handler's requests by path (groups of requests that can run one after the other): each group
+ * asked as one round, write-once when nothing with effects runs before it, else resumed inside the
+ * block that holds it after those effects (nested-round.ts). Undefined when a group is not one
+ * round (several rounds on one path), a string when a round cannot resume in its block (why).
+ */
+function planNestedRounds(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork | string | undefined {
+  if (points.some((p) => p.kind === 'url-throw' || enclosingLoop(p.statement, body))) return undefined;
+  const nested: NestedRound[] = [];
+  for (const group of pathGroups(points, body)) {
+    for (const p of group) {
+      delete p.merged;
+      delete p.mergedInto;
+      delete p.wrapped;
+    }
+    const leaders = mergeIndependent(group, fn);
+    if (leaders.length !== 1) return undefined;
+    const leader = leaders[0]!;
+    const effect = firstEffect([...precedingCode(leader.statement, body), ...group.flatMap(pointOwnCode)], fn);
+    if (!effect) continue;
+    if (group.some((p) => p.binding.kind === 'hoist' && p.binding.guard)) return undefined;
+    let round: NestedRound | string;
+    try {
+      round = planNestedRound(group, points, body, fn, pointOwnCode, nested.length + 1);
+    } catch (error) {
+      if (!(error instanceof Obstacle)) throw error;
+      round = error.message;
+    }
+    const which = group.length === 1 ? `the request at line ${line(leader.statement)}` : `the round of lines ${group.map((p) => line(p.statement)).join(', ')}`;
+    if (typeof round === 'string') return `${which} would resume inside its block after the code before it, but ${round}`;
+    nested.push(round);
+  }
+  if (nested.length === 0) return undefined;
+  return { handler, fn, body, points, form: 'write-once', nested, sites };
+}
+
+function planForms(handler: Handler, fn: FunctionWithBody, body: Block, points: RequestPoint[], sites: Site[]): HandlerWork {
   const looped = points.find((p) => enclosingLoop(p.statement, body));
   const shortCircuited = points.find((p) => p.binding.kind === 'hoist' && p.binding.guard);
   if (looped && shortCircuited) throw new Obstacle(`the call to helper at line ${line(shortCircuited.statement)} is evaluated only under a condition inside a loop: only rewritten in the write-once form`);

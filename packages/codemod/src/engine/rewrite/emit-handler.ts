@@ -15,6 +15,7 @@ import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedL
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
 import { wrappedGroupTexts } from './wrapped-rounds.js';
+import { nestedRoundEdit, type RoundStyle } from './emit-nested-round.js';
 import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
@@ -53,7 +54,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
   const names = fw.names;
-  const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases', work.sites.length);
+  const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases' || (work.nested?.length ?? 0) > 0, work.sites.length);
   if (access.edits.length > 0 && ts) {
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   }
@@ -63,23 +64,41 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   const capEdits = capabilityEdits(work.body, env, pointStatements);
   const base = work.body.getStatements()[0] ? indentOf(work.body.getStatements()[0]!) : `${indentOf(work.fn)}  `;
 
-  if (work.form === 'write-once') return [...edits, ...writeOnceEdits(work, env, helperRegistry, access, capEdits, base)];
+  if (work.form === 'write-once') {
+    // A round resuming in a nested block is emitted with its block (capability checks there included).
+    const rounds = work.nested ?? [];
+    const outside = capEdits.filter((e) => !rounds.some((r) => e.start >= r.block.getStart() && e.end <= r.block.getEnd()));
+    const nestedEdits = rounds.map((r) => nestedRoundEdit(work, r, fw, helperRegistry, { ...env }, access, capEdits, options, roundEdits));
+    return [...edits, ...writeOnceEdits(work, env, helperRegistry, access, outside, base), ...nestedEdits];
+  }
 
   edits.push(phasesEdit(work, fw, helperRegistry, options, env, access, capEdits, base));
   return edits;
 }
 
+function writeOnceStyle(env: EmitEnv): RoundStyle {
+  return { ask: askWriteOnce(env), passThrough: (step) => `return ${step};`, stateSuffix: '' };
+}
+
 /** Write-once form: each request point replaced in place (the handler runs again from the top on every round). */
 function writeOnceEdits(work: HandlerWork, env: EmitEnv, helperRegistry: Map<Node, HelperWork>, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit[] {
-  const edits: TextEdit[] = [...capEdits];
+  const nested = new Set((work.nested ?? []).flatMap((r) => r.points));
+  const edits: TextEdit[] = [...capEdits, ...roundEdits(work.points.filter((p) => !nested.has(p)), env, helperRegistry, writeOnceStyle(env))];
+  if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
+  return edits;
+}
+
+/** Each request point replaced in place: read the answer, or return the round's input requests as `style` says. */
+export function roundEdits(points: RequestPoint[], env: EmitEnv, helperRegistry: Map<Node, HelperWork>, style: RoundStyle): TextEdit[] {
+  const edits: TextEdit[] = [];
   const followerLines = new Map<RequestPoint, string[]>();
-  for (const point of work.points) {
+  for (const point of points) {
     const indent = indentOf(point.statement);
     let lines: string[];
     if (point.mergedInto?.kind === 'helper') continue;
     if (point.wrapped) {
       // Each call in its own wrapper statement: asked in place, the pending requests returned after the last wrapper.
-      const texts = wrappedGroupTexts(point, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx));
+      const texts = wrappedGroupTexts(point, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx), style.stateSuffix);
       const units = point.wrapped.units;
       edits.push({ start: units[0]!.getStart(), end: units[0]!.getStart(), text: `${texts.before}\n${indentOf(units[0]!)}` });
       for (const [p, lines] of texts.points) edits.push({ start: p.statement.getStart(), end: p.statement.getEnd(), text: caseScoped(p, lines, indentOf(p.statement)) });
@@ -89,19 +108,18 @@ function writeOnceEdits(work: HandlerWork, env: EmitEnv, helperRegistry: Map<Nod
     if (point.merged && point.kind === 'helper') {
       // The group's calls are consecutive statements: one edit replaces them all.
       const group = [point, ...point.merged];
-      const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx)).join(`\n${indent}`);
+      const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx), style.stateSuffix).join(`\n${indent}`);
       edits.push({ start: point.statement.getStart(), end: group.at(-1)!.statement.getEnd(), text });
       continue;
     }
     if (point.mergedInto) lines = followerLines.get(point)!;
     else if (point.merged) {
-      const merged = mergedLines(point, env, askWriteOnce(env));
+      const merged = mergedLines(point, env, style.ask);
       for (const [follower, l] of merged.followers) followerLines.set(follower, l);
       lines = merged.leader;
-    } else lines = pointLines(point, env, askWriteOnce(env), (step) => `return ${step};`, helperRegistry.get(point.helperFn!));
+    } else lines = pointLines(point, env, style.ask, style.passThrough, helperRegistry.get(point.helperFn!));
     edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
   }
-  if (access.bodyPrefix.length > 0) edits.push({ start: work.body.getStart() + 1, end: work.body.getStart() + 1, text: `\n${base}${access.bodyPrefix.join(`\n${base}`)}` });
   return edits;
 }
 

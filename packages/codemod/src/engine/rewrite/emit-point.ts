@@ -125,7 +125,7 @@ export function mergedLines(leader: RequestPoint, env: EmitEnv, ask: AskStyle): 
  * each is called with the context and its own key, then one check returns the input requests of
  * every call that needs an answer, together. After the check each result is its value.
  */
-export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText: (point: RequestPoint) => string): string[] {
+export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText: (point: RequestPoint) => string, stateSuffix = ''): string[] {
   env.values.add('isInputRequiredResult');
   env.values.add(TARGET.inputRequired);
   const calls: string[] = [];
@@ -145,7 +145,7 @@ export function mergedHelperLines(group: RequestPoint[], env: EmitEnv, callText:
   }
   const needed = results.map((r) => `isInputRequiredResult(${r})`).join(' || ');
   const requests = results.map((r) => `...(isInputRequiredResult(${r}) ? ${r}.inputRequests : {})`).join(', ');
-  return [...calls, `if (${needed}) return ${TARGET.inputRequired}({ inputRequests: { ${requests} } });`, ...bindings];
+  return [...calls, `if (${needed}) return ${TARGET.inputRequired}({ inputRequests: { ${requests} }${stateSuffix} });`, ...bindings];
 }
 
 /**

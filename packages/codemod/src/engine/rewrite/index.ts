@@ -441,7 +441,7 @@ function emitHandlers(round: PlanRound): void {
     try {
       assignKeys(work, helpers);
       fw.edits.push(...emitHandler(work, fw, helpers, options));
-      if (work.form === 'phases' || work.form === 'loop') {
+      if (work.form === 'phases' || work.form === 'loop' || (work.nested?.length ?? 0) > 0) {
         const servers = serverConstructionsFor(work.handler.dispatch?.dispatcher ?? work.handler, project);
         if (servers.length === 0) throw new Obstacle('no McpServer/Server construction found to wire requestState verification into');
         for (const s of servers) constructions.add(s);
@@ -647,6 +647,10 @@ function identifiersIn(file: SourceFile): string[] {
 }
 
 function noteFor(work: HandlerWork, point: RequestPoint | undefined): string {
+  const round = point ? work.nested?.find((r) => r.points.includes(point)) : undefined;
+  if (round) {
+    return `one round resumed inside the block at line ${line(round.block)}: the code before the round in that block runs once, the locals it leaves to the round carried in the sealed requestState; the code on the way to the block re-runs each round`;
+  }
   if (work.form === 'write-once') return 'write-once: the handler re-runs from the top and reads the answer from inputResponses';
   if (work.form === 'loop') {
     const rounds = work.loop!.capped ? `one round per iteration, at most ${LOOP_ROUND_CAP}` : work.loop!.kind === 'for-of' ? 'one round per item' : "one round per iteration, bounded by the loop's own condition";

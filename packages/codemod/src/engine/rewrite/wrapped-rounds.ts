@@ -169,7 +169,7 @@ export function joinWrapped(leader: RequestPoint, next: RequestPoint): void {
  * The edits text of a wrapped group: each call becomes "ask or bind" in place, the collection of
  * pending input requests is declared before the first wrapper and returned after the last one.
  */
-export function wrappedGroupTexts(leader: RequestPoint, env: EmitEnv, callText: (point: RequestPoint) => string): { before: string; points: Map<RequestPoint, string[]>; after: string } {
+export function wrappedGroupTexts(leader: RequestPoint, env: EmitEnv, callText: (point: RequestPoint) => string, stateSuffix = ''): { before: string; points: Map<RequestPoint, string[]>; after: string } {
   env.values.add('isInputRequiredResult');
   env.values.add(TARGET.inputRequired);
   if (env.ts) env.types.add('InputRequiredResult');
@@ -185,7 +185,7 @@ export function wrappedGroupTexts(leader: RequestPoint, env: EmitEnv, callText: 
   return {
     before: `const ${pending}${env.ts ? ': InputRequiredResult[]' : ''} = [];`,
     points,
-    after: `if (${pending}.length > 0) return ${TARGET.inputRequired}({ inputRequests: Object.assign({}, ...${pending}.map((${item}) => ${item}.inputRequests)) });`,
+    after: `if (${pending}.length > 0) return ${TARGET.inputRequired}({ inputRequests: Object.assign({}, ...${pending}.map((${item}) => ${item}.inputRequests))${stateSuffix} });`,
   };
 }
 
