@@ -108,6 +108,22 @@ export function createListed() {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   return server;
 }
+
+// a project's own converter typed loosely, as hand-written zod-to-JSON-schema helpers often are
+function toJsonSchema(fields: string[]): Record<string, unknown> {
+  return { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])) };
+}
+
+export function createComputed() {
+  const server = new Server({ name: 'computed', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      { name: 'greet', description: 'Greets', inputSchema: toJsonSchema(['who']) },
+      { name: 'part', description: 'Parts', inputSchema: toJsonSchema(['who', 'when']) },
+    ],
+  }));
+  return server;
+}
 `;
 
 // A migrated handler in a file that imports both: their upgrade is needed (a v2 server type crosses
@@ -210,6 +226,8 @@ describe('the upgrade compiles: tool definitions of a low-level tools/list handl
     expect(out).toContain(`server.setRequestHandler('tools/list', async (): Promise<ListToolsResult> => ({`);
     // a handler that returns a local variable is left as written: TOOLS typed Tool[] already covers it
     expect(out).toContain(`server.setRequestHandler('tools/list', async () => {`);
+    // a computed schema typed Record<string, unknown> is asserted to v2's inputSchema type
+    expect(out).toContain(`{ name: 'greet', description: 'Greets', inputSchema: toJsonSchema(['who']) as Tool['inputSchema'] },`);
     expect(file('literal-tools.ts').sites).toEqual([]);
     expect(typeErrors('literal-tools.ts')).toEqual([]);
   });
@@ -217,10 +235,10 @@ describe('the upgrade compiles: tool definitions of a low-level tools/list handl
   it('the typed handlers list their tools to a real 2026-07-28 client', async () => {
     const modulePath = path.join(dir, 'src', 'literal-tools.migrated.ts');
     fs.writeFileSync(modulePath, file('literal-tools.ts').output!);
-    const mod = (await import(modulePath)) as Record<'createInline' | 'createListed', () => never>;
+    const mod = (await import(modulePath)) as Record<'createInline' | 'createListed' | 'createComputed', () => never>;
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
     const names: string[][] = [];
-    for (const create of [mod.createInline, mod.createListed]) {
+    for (const create of [mod.createInline, mod.createListed, mod.createComputed]) {
       const handler = createMcpHandler(() => create());
       const client = new Client({ name: 'mrtr-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await client.connect(new StreamableHTTPClientTransport(new URL('http://test.local/mcp'), { fetch: async (url, init) => handler.fetch(new Request(url, init)) }));
@@ -230,7 +248,7 @@ describe('the upgrade compiles: tool definitions of a low-level tools/list handl
         await client.close();
       }
     }
-    expect(names).toEqual([['remove', 'echo'], ['add', 'say']]);
+    expect(names).toEqual([['remove', 'echo'], ['add', 'say'], ['greet', 'part']]);
   });
 });
 
