@@ -18,7 +18,7 @@ const MIN_LENGTH = 30;
  * The repeated-line figure when this test landed. The target is 0; the figure may only go down
  * (lower this constant with the change that lowers it), never up.
  */
-const CEILING = 15;
+const CEILING = 13;
 
 function lineCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();

@@ -58,16 +58,34 @@ export function addMarkers(sourceFile: SourceFile, requests: MarkerRequest[]): n
     if (request.advice && !entry.advices.includes(request.advice)) entry.advices.push(request.advice);
     byLineStart.set(lineStart, entry);
   }
-  const positions = [...byLineStart.keys()].sort((a, b) => b - a);
+  const positions = [...byLineStart.keys()].sort((a, b) => a - b);
   if (positions.length === 0) return 0;
+  const comments = repeatsReferred(positions.map((pos) => ({ reason: byLineStart.get(pos)!.reasons.join('; '), advice: byLineStart.get(pos)!.advices.join(' / ') || undefined })));
   let next = text;
-  for (const pos of positions) {
-    const entry = byLineStart.get(pos)!;
-    const comment = markerComment(entry.reasons.join('; '), entry.advices.join(' / ') || undefined);
-    next = next.slice(0, pos) + entry.indent + comment + eol + next.slice(pos);
+  for (let i = positions.length - 1; i >= 0; i--) {
+    const pos = positions[i]!;
+    next = next.slice(0, pos) + byLineStart.get(pos)!.indent + comments[i]! + eol + next.slice(pos);
   }
   sourceFile.replaceWithText(next);
   return positions.length;
+}
+
+/**
+ * The marker comments for `entries` (in file order). A marker saying word for word what one above it
+ * in the file says (several requests of a helper, every request of a file held back for one reason)
+ * gives the reason's first clause and points to that first marker for the full reason and advice
+ * (by its words, not its line, which later edits such as a formatter run may move).
+ */
+function repeatsReferred(entries: Array<{ reason: string; advice?: string }>): string[] {
+  const seen = new Set<string>();
+  return entries.map((entry) => {
+    const full = markerComment(entry.reason, entry.advice);
+    if (!seen.has(full)) {
+      seen.add(full);
+      return full;
+    }
+    return markerComment(`${/^[^;:]*/.exec(entry.reason)![0].trim()}; the full reason and advice are in the first marker of this file that starts with these words`);
+  });
 }
 
 function hasMarkerAbove(text: string, lineStart: number): boolean {
