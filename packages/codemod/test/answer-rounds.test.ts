@@ -78,7 +78,7 @@ beforeAll(async () => {
   dir = tempProject('answer-rounds', { 'server.ts': SERVER, 'rate.test.ts': TEST });
   result = await migrateInPlace(dir);
   ({ rateWith, rateWithBoundFake } = (await import(pathToFileURL(join(dir, 'rate.test.ts')).href)) as { rateWith: Rate; rateWithBoundFake: Rate });
-}, 300_000);
+});
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

@@ -154,7 +154,7 @@ describe('fixtures/cases', () => {
         first = await migrateFiles(new Map([[name, fs.readFileSync(c.input, 'utf8')]]));
         firstRuns.set(c.name, first);
         if (UPDATE && selected(c.name)) updateCase(c, first);
-      }, 600_000);
+      });
 
       it('migrates to the expected output, byte for byte', () => {
         const file = fileResult(first, name);

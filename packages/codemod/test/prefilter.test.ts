@@ -71,7 +71,7 @@ describe('text pre-filter vs full analysis', () => {
     const inputsWithSites = full.files.filter((f) => /\.input\./.test(f.path) && f.sites.length > 0).length;
     expect(inputsWithSites).toBeGreaterThanOrEqual(Math.ceil(inputs.length * 0.8));
     expectSameFindings(filtered, full, dir);
-  }, 120_000);
+  });
 
   it('finds the same sites in the demo and conformance servers', async () => {
     for (const sub of ['demo', 'conformance']) {
@@ -80,7 +80,7 @@ describe('text pre-filter vs full analysis', () => {
       expect(full.summary.sitesFound, sub).toBeGreaterThan(0);
       expectSameFindings(filtered, full, dir);
     }
-  }, 120_000);
+  });
 
   it('finds the same sites in a generated 200-file tree', async () => {
     const generatorPath = path.join(repoRoot, 'bench', 'lint', 'generate-tree.mjs');
@@ -94,7 +94,7 @@ describe('text pre-filter vs full analysis', () => {
     const withSites = new Set(full.files.filter((f) => f.sites.length > 0).map((f) => path.relative(dir, f.path)));
     for (const mcp of tree.mcpFiles) expect(withSites.has(mcp.path), mcp.path).toBe(true);
     expectSameFindings(filtered, full, dir);
-  }, 120_000);
+  });
 
   it('keeps a handler that reaches a helper only through files without any MCP name', async () => {
     const dir = tempProject('mrtr-prefilter-reach-');
@@ -147,5 +147,5 @@ describe('text pre-filter vs full analysis', () => {
     const site = full.files.find((f) => f.path.endsWith('confirm.js'))?.sites[0];
     expect(site?.method).toBe('elicitation/create');
     expectSameFindings(filtered, full, dir);
-  }, 300_000);
+  });
 });

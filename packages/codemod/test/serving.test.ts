@@ -290,7 +290,7 @@ beforeAll(async () => {
   const sources = { 'http-in-main.mjs': HTTP_FACTORY_IN_MAIN.replace(/: \w+(?=[),])/g, ''), 'http-class.ts': HTTP_CLASS_FACTORY, 'http-tenant.ts': HTTP_TENANT_FACTORY, 'http-stateful-raw.ts': HTTP_STATEFUL_NO_BODY, 'http-plain.mjs': HTTP_STATELESS_JS, 'factory.ts': FACTORY_CALL, 'module-level.ts': MODULE_LEVEL, 'used-after.ts': USED_AFTER_CONNECT, 'shared-by-helper.ts': SHARED_BY_HELPER, 'http.ts': HTTP_SESSIONS, 'not-hosting.ts': NOT_HOSTING, 'class-hosting.ts': CLASS_HOSTING, 'web-sessions.ts': WEB_SESSIONS, 'http-optional-param.ts': HTTP_OPTIONAL_PARAM };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(dir, 'src', name), text);
   result = await migrateProject(['src'], { cwd: dir });
-}, 120_000);
+});
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

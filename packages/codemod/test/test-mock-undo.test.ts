@@ -57,7 +57,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'src', 'confirm.test.ts'), TEST);
   result = await migrateProject(['src'], { cwd: dir });
   for (const f of result.files) if (f.output !== undefined) fs.writeFileSync(f.path, f.output);
-}, 300_000);
+});
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });

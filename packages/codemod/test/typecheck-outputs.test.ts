@@ -36,7 +36,7 @@ describe('fixture outputs typecheck (strict, real @modelcontextprotocol/server t
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
     expect(text).toEqual([]);
-  }, 120_000);
+  });
 
   it('silences nothing: no @ts-ignore, @ts-expect-error or any casts in outputs', () => {
     const program = ts.createProgram(outputs, { allowJs: true, noEmit: true, noResolve: true });

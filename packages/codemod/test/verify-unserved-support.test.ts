@@ -67,7 +67,7 @@ const file = (name: string): FileResult | undefined => project.file(name);
 beforeAll(async () => {
   project = await migrateShop(SERVER);
   result = project.result;
-}, 600_000);
+});
 
 afterAll(removeTempProjects);
 
@@ -116,7 +116,7 @@ describe('a flagged hosting in a file that goes back to v1', () => {
   let hosted: MigratedProject;
   beforeAll(async () => {
     hosted = await migrateShop(HOSTED);
-  }, 600_000);
+  });
 
   it('is reported at its line in the file the user ran on', () => {
     const server = hosted.file('server.ts')!;

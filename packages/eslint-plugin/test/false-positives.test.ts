@@ -107,7 +107,7 @@ describe('plugin strict config: no findings on real non-MCP code', () => {
     // Sampling and roots stay deprecated (SEP-2577) in MRTR form too: that warning is a true positive.
     expect(findings.filter((f) => !f.includes('@mcp-mrtr/no-deprecated-client-features'))).toEqual([]);
     scanned['mrtr-fixture-outputs'] = outputs.length;
-  }, 300_000);
+  });
 
   it('positive control: the SDK-bundled legacy server examples are reported', () => {
     const base = join(NODE_MODULES, '@modelcontextprotocol/sdk/dist/esm/examples/server');
@@ -115,5 +115,5 @@ describe('plugin strict config: no findings on real non-MCP code', () => {
       const { findings } = lint([join(base, name)]);
       expect(findings.filter((f) => f.includes('@mcp-mrtr/no-server-initiated-requests')).length, name).toBeGreaterThan(0);
     }
-  }, 300_000);
+  });
 });

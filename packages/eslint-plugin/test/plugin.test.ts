@@ -132,7 +132,7 @@ describe('built package', () => {
     const newestSource = Math.max(...listFiles(join(PKG, 'src')).map((f) => statSync(f).mtimeMs));
     const stale = [cjs, esm].some((f) => !existsSync(f) || statSync(f).mtimeMs < newestSource);
     if (stale) execFileSync('npx', ['turbo', 'run', 'build', '--filter=@mcp-mrtr/eslint-plugin', '--output-logs=errors-only'], { cwd: PKG, stdio: 'pipe', timeout: 180_000 });
-  }, 200_000);
+  });
 
   it('package.json exports point at the built files for import and require', () => {
     expect(packageJson.exports['.'].import.default).toBe('./dist/index.js');

@@ -70,7 +70,7 @@ beforeAll(() => {
   link('@mcp-mrtr/eslint-plugin', PKG);
   link('eslint', path.dirname(require.resolve('eslint/package.json')));
   link('typescript-eslint', path.join(REPO, 'node_modules/typescript-eslint'));
-}, 200_000);
+});
 
 afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -97,7 +97,7 @@ describe("the README's Lint example, verbatim as eslint.config.js in a TypeScrip
     expect(legacy('src/server.ts')).toEqual(LEGACY_LINES);
     expect(legacy('src/tools.mts')).toEqual([2]);
     expect(legacy('src/legacy.js')).toEqual([2]);
-  }, 120_000);
+  });
 
   it('ESLint CLI on one .ts file: exit 1 with the findings, not "File ignored"', () => {
     fs.writeFileSync(path.join(dir, 'eslint.config.js'), config!);
@@ -106,7 +106,7 @@ describe("the README's Lint example, verbatim as eslint.config.js in a TypeScrip
     expect(run.stdout).toContain('@mcp-mrtr/no-server-initiated-requests');
     expect(run.stdout.match(/no-server-initiated-requests/g)).toHaveLength(LEGACY_LINES.length);
     expect(run.status, run.stderr).toBe(1);
-  }, 120_000);
+  });
 });
 
 describe('typed presets', () => {
@@ -130,5 +130,5 @@ export default defined;
     const configErrors = run.stdout.split('\n').filter((line) => line.startsWith('eslint.config.ts'));
     expect(configErrors).toEqual([]);
     expect(run.stdout).toMatch(/^src\/server\.ts/m); // tsc did run over the project
-  }, 120_000);
+  });
 });

@@ -77,13 +77,13 @@ describe('behaviour: legacy input vs migrated output against real clients', () =
             const mrtr = await runWithMrtrClient(await outputModule(), call, scenario);
             expect(behaviourDifferences(mrtr, legacy)).toEqual([]);
             rows.push({ case: c.name, call: callLabel(call), scenario: scenario.name, legacyRequests: legacy.asked.length, mrtrRounds: mrtr.rounds });
-          }, 300_000);
+          });
 
           it(`${label}: 2025 v1 client through the legacy shim`, async () => {
             const legacy = await legacyRun();
             const shim = await runMigratedWithV1Client(await outputModule(), call, scenario);
             expect(behaviourDifferences(shim, legacy)).toEqual([]);
-          }, 300_000);
+          });
         }
       }
     });

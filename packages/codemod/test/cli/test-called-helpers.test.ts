@@ -75,7 +75,7 @@ describe('a request helper that tools and unit tests both call', () => {
     const outcomes = runProjectTests(dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
-  }, 300_000);
+  });
 
   it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
     const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
@@ -108,13 +108,13 @@ describe('a request helper that tools and unit tests both call', () => {
       'the test `askReason` (reason.test.ts:5) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: `askReason` sends the request on `wired.server`, not on an object one of its parameters holds)',
     );
     expect(fs.readFileSync(path.join(dir, 'test/reason.test.ts'), 'utf8')).not.toContain('callHelperAnsweringInputRequests');
-  }, 300_000);
+  });
 
   it("the project's tests pass against the migrated helpers, as many as before", () => {
     const outcomes = runProjectTests(dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
-  }, 300_000);
+  });
 
   it('the rewritten test files typecheck (tsc --strict) against the migrated server', () => {
     fs.writeFileSync(
@@ -124,22 +124,22 @@ describe('a request helper that tools and unit tests both call', () => {
     const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
-  }, 300_000);
+  });
 
   it('a migrated helper that ignores the answer fails the rewritten tests', () => {
     withBug(path.join(dir, 'src/colour.ts'), /answer\.action === 'accept' \?/, "answer.action !== 'accept' ?", () => {
       expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
     });
-  }, 300_000);
+  });
 
   it('a migrated helper that never asks fails the rewritten tests', () => {
     withBug(path.join(dir, 'src/colour.ts'), /if \(answer === undefined\) \{/, 'if (false) {', () => {
       expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
     });
-  }, 300_000);
+  });
 
   it('the migrated tool asks a 2026-07-28 client and paints with its answer', () => {
     fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
     expect(runProjectTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'paints after the pick on 2026-07-28', status: 'passed' }]);
-  }, 300_000);
+  });
 });

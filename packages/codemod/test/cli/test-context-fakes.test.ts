@@ -54,7 +54,7 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
     const outcomes = runTests(dir);
     expect(outcomes).toHaveLength(4);
     expect(failing(outcomes)).toEqual([]);
-  }, 300_000);
+  });
 
   it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', () => {
     const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
@@ -92,7 +92,7 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
     const outcomes = runTests(dir);
     expect(outcomes).toHaveLength(4);
     expect(failing(outcomes)).toEqual([]);
-  }, 600_000);
+  });
 
   it('the reshaped fakes are what makes them pass: the v1 fakes fail on the upgraded handler', () => {
     const file = path.join(dir, 'test/run-job.test.ts');
@@ -112,5 +112,5 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
       fs.writeFileSync(file, migrated);
       fs.writeFileSync(plainFile, plainMigrated);
     }
-  }, 300_000);
+  });
 });

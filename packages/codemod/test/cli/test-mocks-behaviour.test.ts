@@ -98,7 +98,7 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     const outcomes = runTests(dir, []);
     expect(outcomes).toHaveLength(7);
     expect(failing(outcomes)).toEqual([]);
-  }, 300_000);
+  });
 
   it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
     const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
@@ -132,7 +132,7 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     const direct = runTests(dir, ['test/handler.test.ts']);
     expect(failing(direct)).toEqual(['thanks for the rating']);
     expect(direct[0]!.failureMessages!.join('\n')).toMatch(/TypeError: Cannot read properties of undefined \(reading 'inputResponses'\)/);
-  }, 300_000);
+  });
 
   it('the rewritten test file typechecks (tsc --strict) against the migrated server', () => {
     fs.writeFileSync(
@@ -142,20 +142,20 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
-  }, 300_000);
+  });
 
   it('a migrated handler that stops asking fails the rewritten tests', () => {
     // never asking, the handler reads the action of an answer it never got: every test that answers fails
     withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
       expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
     });
-  }, 300_000);
+  });
 
   it('a migrated handler that ignores the answer fails the rewritten tests', () => {
     withBug(dir, /confirmation\.content\?\.confirm !== true/, 'false', () => {
       expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
     });
-  }, 300_000);
+  });
 
   it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
     fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
@@ -163,5 +163,5 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
       expect(failing(runTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
     });
-  }, 300_000);
+  });
 });

@@ -112,5 +112,5 @@ describe('mcp-mrtr migrate on a v1 project with its own zod and no v2 installed'
     for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/core']) install(root, name);
     const after = typecheck(root);
     expect(after.status, after.output).toBe(0);
-  }, 600_000);
+  });
 });

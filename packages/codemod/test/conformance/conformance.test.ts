@@ -55,7 +55,7 @@ describe(`official conformance suite: MRTR scenarios against the migrated legacy
     } catch (error) {
       migrationError = error;
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await server?.close();
@@ -91,7 +91,7 @@ describe(`official conformance suite: MRTR scenarios against the migrated legacy
     const failed = results.filter((r) => !r.passed).map((r) => `${r.scenario}: ${r.problems.join('; ')}`);
     expect(failed).toEqual([]);
     expect(results).toHaveLength(14);
-  }, 120_000);
+  });
 
   it('control: a naive migration (unsigned state, untrusted answers, no capability check) fails the scenarios that guard against it', async () => {
     const naive = (await import(pathToFileURL(NAIVE_MIGRATION).href)) as { createServer: () => McpServer };
@@ -112,5 +112,5 @@ describe(`official conformance suite: MRTR scenarios against the migrated legacy
     } finally {
       await control.close();
     }
-  }, 120_000);
+  });
 });

@@ -389,7 +389,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(run.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'dist/src/http.js'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'dist/src/stdio.js'))).toBe(true);
-  }, 600_000);
+  });
 
   it("the project's own vitest tests pass on v1 before, and migrated after, when run for real", async () => {
     expect(failures(testsBefore.outcomes)).toEqual([]);
@@ -398,13 +398,13 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     expect(failures(after.outcomes)).toEqual([]);
     expect(after.outcomes.map((o) => o.title)).toEqual(testsBefore.outcomes.map((o) => o.title));
     expect(after.status).toBe(0);
-  }, 600_000);
+  });
 
   it('the built HTTP app refuses to start without the requestState key', () => {
     const run = spawnSync(process.execPath, [path.join(dir, 'dist/src/http.js')], { cwd: dir, encoding: 'utf8', env: childEnv({ PORT: '0', MCP_REQUEST_STATE_KEY: '' }), timeout: 120_000 });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('MCP_REQUEST_STATE_KEY must be set');
-  }, 300_000);
+  });
 
   it('the built HTTP app serves a 2026-07-28 client through the MRTR rounds and a v1 client through its session, with the same answers', async () => {
     const { match } = await startEntry('dist/src/http.js', /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0', MCP_REQUEST_STATE_KEY: STATE_KEY });
@@ -451,7 +451,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       await legacyNoSampling.close();
     }
     expect([...noSampling.asked, ...legacyNoSampling.asked]).toEqual([]);
-  }, 600_000);
+  });
 
   it('the built stdio entry serves a 2026-07-28 client and a 2025-era v1 client', async () => {
     const env = Object.fromEntries(Object.entries(childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY })).filter((e): e is [string, string] => e[1] !== undefined));
@@ -466,7 +466,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
       expect(era.results.recent_activity).toBe('reserved q3-planning for ada\ncreated q3-planning');
       for (const [label, text] of Object.entries(SAME_ON_EVERY_ERA)) expect(era.results[label], label).toBe(text);
     }
-  }, 600_000);
+  });
 
   it('a second migrate changes nothing, and check exits 1 only because of the flagged hook', async () => {
     git(dir, 'add', '-A');
@@ -493,7 +493,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     } finally {
       fs.rmSync(reports, { recursive: true, force: true });
     }
-  }, 600_000);
+  });
 
   it('ESLint with @mcp-mrtr/eslint-plugin recommended reports only the line under the marker', () => {
     fs.writeFileSync(
@@ -511,5 +511,5 @@ export default [{ ignores: ['dist/**'] }, { files: ['**/*.ts'], languageOptions:
     const underMarker = (f: (typeof findings)[number]) => readOut(f.file).split('\n')[f.line - 2]?.includes(TODO_MARKER) === true;
     expect(findings.filter((f) => !underMarker(f))).toEqual([]);
     expect(findings.map((f) => `${f.file}:${f.ruleId}`)).toEqual(['src/hooks.ts:@mcp-mrtr/no-server-initiated-requests']);
-  }, 600_000);
+  });
 });

@@ -56,7 +56,7 @@ describe('engine: no false rewrites on real non-MCP code', () => {
       expectAllAnalysed(dir, result, group.files);
       expectNothingToDo(dir, result, before);
       scanned[group.name] = group.files.length;
-    }, 300_000);
+    });
   }
 
   it('already-MRTR code (fixture outputs with every site migrated): no site, no change', async () => {
@@ -75,7 +75,7 @@ describe('engine: no false rewrites on real non-MCP code', () => {
     scanned['mrtr-fixture-outputs'] = outputs.length;
     // Vacuous until the fixtures land; the fixture set is expected to grow past a handful.
     expect(outputs.length).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('positive control: the SDK-bundled legacy server examples ARE reported (the scan is live)', async () => {
     const control = positiveControl();
@@ -85,7 +85,7 @@ describe('engine: no false rewrites on real non-MCP code', () => {
       const file = result.files.find((f) => f.path.endsWith(rel));
       expect(file?.sites.length ?? 0, rel).toBeGreaterThan(0);
     }
-  }, 300_000);
+  });
 });
 
 describe('CLI: check and migrate --dry-run on real non-MCP code', () => {
@@ -107,6 +107,6 @@ describe('CLI: check and migrate --dry-run on real non-MCP code', () => {
       expect(dry.stdout).not.toMatch(/^\+\+\+ /m);
       const after = snapshotTree(dir);
       for (const [rel, bytes] of before) expect(after.get(rel)!.equals(bytes), rel).toBe(true);
-    }, 300_000);
+    });
   }
 });

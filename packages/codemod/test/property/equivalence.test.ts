@@ -121,5 +121,5 @@ describe('property: generated legacy handlers migrate equivalently or are flagge
       shrunk ? `${printCase(shrunk.input.handler, '../support/effects.js')}\n${describeVerdict(shrunk.verdict)}` : '',
     ].join('\n\n');
     expect.fail(message);
-  }, 400_000);
+  });
 });

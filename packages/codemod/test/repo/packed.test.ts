@@ -65,11 +65,11 @@ beforeAll(() => {
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ ...manifest, dependencies: PROJECT_DEPENDENCIES, devDependencies: PROJECT_DEV_DEPENDENCIES }, null, 2) + '\n');
   fs.writeFileSync(path.join(project, '.gitignore'), 'node_modules\ndist\n');
-}, 600_000);
+});
 
 afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
-}, 120_000);
+});
 
 describe("a fresh clone: the README's Set up commands, verbatim", () => {
   const [setUpBlock] = readmeBlocks('Set up', 'sh');
@@ -98,13 +98,13 @@ describe("a fresh clone: the README's Set up commands, verbatim", () => {
     expect(run.stdout).toMatch(/mcp-mrtr check/);
     const version = sh('npx mcp-mrtr --version', clone, 120_000, CLONE_ENV);
     expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(clone, 'packages/codemod/package.json'), 'utf8')).version);
-  }, 120_000);
+  });
 
   it('npm test: the workspace test command runs (here for one package; the whole suite is the one running this test)', () => {
     const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, CLONE_ENV);
     expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
     expect(run.stdout).toMatch(/@mcp-mrtr\/surface:test: .*Test Files +\d+ passed/);
-  }, 600_000);
+  });
 });
 
 describe('tarballs', () => {
@@ -118,7 +118,7 @@ describe('tarballs', () => {
       const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));
       packed[entry.name] = { tarball, files: entry.files.map((f) => f.path), manifest };
     }
-  }, 300_000);
+  });
 
   it.each(PACKAGES)('%s: README, LICENSE (MIT), repository, keywords, engines', (name) => {
     const { files, manifest } = packed[name];
@@ -165,13 +165,13 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     expect(run.status, run.stderr).toBe(0);
     for (const name of PACKAGES) expect(fs.existsSync(path.join(project, 'node_modules', name, 'package.json')), name).toBe(true);
     commitAll(project);
-  }, 600_000);
+  });
 
   it('npx mcp-mrtr --version runs the installed bin', () => {
     const run = sh('npx mcp-mrtr --version', project);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(packed['@mcp-mrtr/codemod'].manifest.version);
-  }, 120_000);
+  });
 
   it("the README's Lint config, verbatim, reports the legacy calls with the installed ESLint", () => {
     const [config] = readmeBlocks('Lint what is left', 'js');
@@ -183,7 +183,7 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     const legacy = results.filter((r) => r.messages.some((m) => m.ruleId === '@mcp-mrtr/no-server-initiated-requests')).map((r) => path.relative(project, r.filePath));
     expect(legacy).toContain('src/confirm.ts');
     fs.rmSync(path.join(project, 'eslint.config.js'));
-  }, 120_000);
+  });
 
   it('check: exit 1, lists the legacy sites, writes nothing', () => {
     const before = git(project, 'status', '--porcelain');
@@ -191,7 +191,7 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/src\/confirm\.ts:5:\d+\s+elicitation\/create/);
     expect(git(project, 'status', '--porcelain')).toBe(before);
-  }, 180_000);
+  });
 
   it('migrate --dry-run: a unified diff, nothing written', () => {
     const run = sh(runs[1]!, project);
@@ -199,7 +199,7 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     expect(run.stdout).toMatch(/^--- a\/src\/confirm\.ts$/m);
     expect(run.stdout).toMatch(/^\+.*inputRequired/m);
     expect(git(project, 'status', '--porcelain')).toBe('');
-  }, 180_000);
+  });
 
   it('migrate: rewrites in place, moves package.json to the 2.x server package', () => {
     const run = sh(runs[2]!, project);
@@ -211,7 +211,7 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     expect(manifest.dependencies['@modelcontextprotocol/server']).toBeDefined();
     expect(manifest.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
-  }, 180_000);
+  });
 
   it('the Lint config also works with ESLint 9', () => {
     const install = sh(['npm', 'i', '-D', 'eslint@9.39.5', ...INSTALL_FLAGS].join(' '), project, 600_000);
@@ -225,5 +225,5 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     expect(run.stdout).not.toMatch(/ignored/i);
     expect(run.stdout).toMatch(/2:\d+\s+error\s+.*@mcp-mrtr\/no-server-initiated-requests/);
     expect(run.status, run.stderr).toBe(1);
-  }, 600_000);
+  });
 });

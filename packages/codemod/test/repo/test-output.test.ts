@@ -35,18 +35,18 @@ describe('npm test output', () => {
     expect(run.status, log).toBe(0);
     expect(log).toMatch(/Tests\s+\d+ passed/);
     expect(log.includes(ESC), log.split('\n').filter((l) => l.includes(ESC)).slice(0, 3).join('\n')).toBe(false);
-  }, 300_000);
+  });
 
   it('the plugin inventory test: no "meta-schema not available" from its schema checks', () => {
     const run = vitest(path.join(repoRoot, 'packages/eslint-plugin'), ['test/plugin.test.ts']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stderr + run.stdout).not.toContain('meta-schema not available');
-  }, 300_000);
+  });
 
   it('the behaviour test: a one-line summary, no console.table rows', () => {
     const run = vitest(packageRoot, ['test/behaviour/behaviour.test.ts', '-t', 'behaviour-braceless-if-branch']);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^behaviour: \d+ scenario\(s\) where the 2026-07-28 peer behaved like the legacy one/m);
     expect(run.stdout).not.toMatch(/\(index\)|[┌│└]/);
-  }, 300_000);
+  });
 });

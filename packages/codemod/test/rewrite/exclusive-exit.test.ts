@@ -88,7 +88,7 @@ export function createServer(): McpServer {
       // the mutation on the throw's own path, named with the throw it precedes
       expect(site.reason).toMatch(/^`pendingLinks\.add\(account\)` \(line 12\) runs before the UrlElicitationRequiredError thrown at line 13 and must not repeat, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form$/);
     }
-  }, 300_000);
+  });
 
   it('migrates a guard that throws and a request after it write-once, each path asking its own round', async () => {
     const { dir, sites } = await migrate('guard', `${HEAD}export function createServer(): McpServer {
@@ -115,5 +115,5 @@ export function createServer(): McpServer {
     expect((request.params as { message?: string }).message).toBe('Which calendar?');
     const answered = await call(handler, { account: 'linked' }, { [key]: { action: 'accept', content: { calendar: 'work' } } });
     expect(answered.result?.content).toEqual([{ type: 'text', text: 'work' }]);
-  }, 300_000);
+  });
 });

@@ -73,7 +73,7 @@ describe('loop form', () => {
     expect(failure).toMatch(/No answer accepted after 20 rounds/);
     const good = await callTool(handler, { name: 'code', arguments: { who: 'ada' }, requestState: round.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { code: '1234' } } } });
     expect(good.result?.content).toEqual([{ type: 'text', text: 'ok after 19' }]);
-  }, 300_000);
+  });
 
   it('walks a for-of over argument items one round per item, carrying the accumulator', async () => {
     const { dir, sites } = await migrate(
@@ -99,7 +99,7 @@ describe('loop form', () => {
     // The state is bound to the arguments: other items start over.
     const other = await callTool(handler, { name: 'tag', arguments: { files: ['z.ts'] }, requestState: second.result!.requestState!, inputResponses: { reply: { action: 'decline' } } });
     expect(other.result?.inputRequests?.reply?.params.message).toBe('Tag for z.ts?');
-  }, 300_000);
+  });
 
   it('keeps the flag, with the reason, for loop shapes it does not take', async () => {
     const elicit = (msg: string) => `await server.server.elicitInput({ message: ${msg}, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } })`;
@@ -159,7 +159,7 @@ describe('loop form', () => {
     expect(reasons[3]).toMatch(/the loop body changes `names`/);
     expect(reasons[4]).toMatch(/the handler makes 2 requests/);
     expect(reasons[5]).toMatch(/the handler makes 2 requests/);
-  }, 300_000);
+  });
   it('migrates an ask-until-valid counter loop in plain JS (no type syntax in the output)', async () => {
     const dir = tempProject('loop-js', {
       'server.mjs': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -191,7 +191,7 @@ export function createServer() {
     expect(exhausted.result?.content).toEqual([{ type: 'text', text: 'no name' }]);
     const valid = await callTool(handler, { name: 'name', arguments: { prefix: 'Dr ' }, requestState: second.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { name: 'Who' } } } });
     expect(valid.result?.content).toEqual([{ type: 'text', text: 'Dr Who' }]);
-  }, 300_000);
+  });
 
   it('writes the loop and the code after it once: both rounds call one function of the carried locals and the position', async () => {
     const { dir, sites } = await migrate(
@@ -222,5 +222,5 @@ export function createServer() {
     expect(done.result?.content).toEqual([{ type: 'text', text: 'labelled: a=x' }]);
     const none = await callTool(handler, { name: 'label', arguments: { items: [] } });
     expect(none.result?.content).toEqual([{ type: 'text', text: 'labelled: ' }]);
-  }, 300_000);
+  });
 });

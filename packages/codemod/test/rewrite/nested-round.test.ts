@@ -64,7 +64,7 @@ describe('a round after effects in a nested block', () => {
     // the effect and the read run in the asking round only
     expect(text.match(/effect\('open'\)/g)).toHaveLength(1);
     expect(text.match(/await loadLines\(id\)/g)).toHaveLength(1);
-  }, 300_000);
+  });
 
   it('is refused when the code before the round changes a local declared outside the block', async () => {
     const { sites } = await migrate('outer-write', server(`effect('open');
@@ -73,7 +73,7 @@ describe('a round after effects in a nested block', () => {
     const [site] = sampling(sites);
     expect(site?.status).toBe('flagged');
     expect(site?.reason).toMatch(/would resume inside its block after the code before it, but `entry\.text = lines\.join\(' '\)` \(line \d+\) may change `entry`, declared outside the block: the answer round recomputes it from the top, so the change would be lost/);
-  }, 300_000);
+  });
 
   it('is refused when an object declared outside the block is handed to a function that changes it', async () => {
     const { sites } = await migrate('handed-on', server(`effect('open');
@@ -83,7 +83,7 @@ describe('a round after effects in a nested block', () => {
     expect(site?.status).toBe('flagged');
     expect(site?.reason).toContain('`tagWith(entry, lines)` (line');
     expect(site?.reason).toContain('may change `entry`, declared outside the block');
-  }, 300_000);
+  });
 
   it('is refused when the code before the round can leave the handler', async () => {
     const { sites } = await migrate('early-return', server(`effect('open');
@@ -92,11 +92,11 @@ describe('a round after effects in a nested block', () => {
     const [site] = sampling(sites);
     expect(site?.status).toBe('flagged');
     expect(site?.reason).toMatch(/the code before the round can leave the block \(`return \{ content: .*`, line \d+\)/);
-  }, 300_000);
+  });
 
   it('resumes when the function it hands the object to only reads it', async () => {
     const { sites } = await migrate('read-only', server(`effect('open');
       const lines = [describe(entry), ...(await loadLines(id))];`, `function describe(e: Entry): string { return e.tags.length > 0 ? e.tags.join(',') : e.text; }`));
     expect(sampling(sites).map((s) => s.status)).toEqual(['migrated']);
-  }, 300_000);
+  });
 });

@@ -47,7 +47,7 @@ export function createServer(): McpServer {
     expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => [s.status, s.reason?.startsWith('rewrite not verified') ?? false])).toEqual([['migrated', false]]);
     // both declarations run in the asking round and again, `def` first, in the answer round
     expect(text.match(/const def = ACTIONS\[kind\]!;\s+const spec = def\.actions\[action\]!;/g)).toHaveLength(2);
-  }, 300_000);
+  });
 
   it('flags with the local that can be neither carried nor recomputed, instead of emitting code that does not compile', async () => {
     const { sites } = await migrate('effectful', `${head}declare function lookup(kind: string): { actions: Record<string, Action> };
@@ -67,5 +67,5 @@ export function createServer(): McpServer {
     expect(site!.status).toBe('flagged');
     expect(site!.reason).toMatch(/^live value `def` is not JSON-serialisable and not provably pure to recompute; the recomputed `spec` \(line 11\) reads it$/);
     expect(site!.reason).not.toMatch(/rewrite not verified/);
-  }, 300_000);
+  });
 });

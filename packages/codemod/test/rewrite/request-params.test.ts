@@ -62,7 +62,7 @@ describe('request parameters in the phase form', () => {
     expect(again.result?.inputRequests?.who?.params).toMatchObject({ message: 'Who comes on Monday?' });
     const done = await callTool(handler, { name: 'plan', arguments: { city: 'Oslo' }, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: second.result!.requestState as string });
     expect(done.result?.content).toEqual([{ type: 'text', text: 'Oslo Monday Ada' }]);
-  }, 300_000);
+  });
 
   it('reads arguments the handler changes before asking where the request was built, not above the phase switch', async () => {
     const dir = tempProject('request-params-changed', {
@@ -89,7 +89,7 @@ describe('request parameters in the phase form', () => {
     const handler = createMcpHandler(() => mod.createServer());
     const first = await callTool(handler, { name: 'tag', arguments: { item: { label: 'bug' } } });
     expect(first.result?.inputRequests?.tag?.params).toMatchObject({ message: 'Tag for BUG?' });
-  }, 300_000);
+  });
 
   it('passes a property chain an earlier guard narrowed (not its local), so the request is built once and still compiles', async () => {
     const dir = tempProject('request-params-chain', {
@@ -121,5 +121,5 @@ describe('request parameters in the phase form', () => {
     expect(again.result?.inputRequests?.count?.params).toMatchObject({ message: 'How many from May?' });
     const done = await callTool(handler, { name: 'trip', arguments: { city: 'Oslo' }, inputResponses: { count: { action: 'accept', content: { n: 2 } } }, requestState: second.result!.requestState as string });
     expect(done.result?.content).toEqual([{ type: 'text', text: 'May x2' }]);
-  }, 300_000);
+  });
 });

@@ -92,7 +92,7 @@ export function createServer(): McpServer {
     expect(server).toContain("await confirm(server, `Drop ${table}?`, ctx, 'dropIt')");
     expect(server).toContain("await confirm(server, `Wipe ${disk}?`, ctx, 'wipeIt')");
     expect(server.match(/if \(isInputRequiredResult\((dropIt|wipeIt)\)\) return \1;/g)).toHaveLength(2);
-  }, 300_000);
+  });
 
   it('flags a helper that a timer also calls and does not rewrite it', async () => {
     const helper = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -123,7 +123,7 @@ export function createServer(): McpServer {
     expect(after).toContain('export async function summarize(server: McpServer, text: string): Promise<string> {');
     expect(after).toContain('const reply = await server.server.createMessage({');
     expect(after).not.toMatch(/inputRequired|ctx|key: string/);
-  }, 300_000);
+  });
 
   it('treats braced switch cases ending in break as exclusive paths: one request per case stays write-once', async () => {
     const { read, sites } = await migrate('switch-braced-cases', {
@@ -152,7 +152,7 @@ export function createServer(): McpServer {
     expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => s.status)).toEqual(['migrated', 'migrated']);
     // Write-once: no phase state travels in requestState.
     expect(read('server.ts')).not.toContain('requestState');
-  }, 120_000);
+  });
 
   it('names the pairs in sequence when the other requests are in exclusive switch cases', async () => {
     const { sites } = await migrate('switch-case-pairs', {
@@ -197,7 +197,7 @@ export function createServer(): Server {
     expect(site!.status).toBe('flagged');
     // The lines of server.ts as written, named with it (the request is in tag.ts): the two calls of the 'save' case; 'update' asks once, on its own path.
     expect(site!.reason).toMatch(/^requests in sequence on one path \(lines 12 of server\.ts and 15 of server\.ts; every other pair is on mutually exclusive paths\); they are not asked in one round: the second request's condition or arguments read `out.summary`, the first one's answer/);
-  }, 120_000);
+  });
 
   it('asks two conditional, try-wrapped helper calls of one case in one round', async () => {
     const { sites, read } = await migrate('switch-case-guarded-pairs', {
@@ -246,7 +246,7 @@ export function createServer(): Server {
     expect(out).toContain("const tagsStep = await ask(server, 'tag ' + args.text, ctx, 'tags');");
     expect(out.match(/pendingInputs\.push\(/g)).toHaveLength(2);
     expect(out.indexOf('if (pendingInputs.length > 0) return inputRequired(')).toBeGreaterThan(out.indexOf('tagsStep'));
-  }, 120_000);
+  });
 
   it('says why a try-wrapped helper call whose condition reads the earlier answer is not asked in the same round', async () => {
     const { sites } = await migrate('switch-case-guarded-dependent', {
@@ -289,7 +289,7 @@ export function createServer(): Server {
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
     expect(site!.reason).toContain("2 requests in sequence; they are not asked in one round: the second request's condition or arguments read `summary`, the first one's answer");
-  }, 120_000);
+  });
 
   it('says why a try-wrapped helper call whose catch block has an effect is not asked in the same round', async () => {
     const { sites } = await migrate('switch-case-guarded-catch-effect', {
@@ -332,7 +332,7 @@ export function createServer(): Server {
     const [site] = sites.filter((s) => s.method === 'sampling/createMessage');
     expect(site!.status).toBe('flagged');
     expect(site!.reason).toContain('they are not asked in one round: the catch block at line 20 of server.ts runs `server.sendLoggingMessage({ level: \'info\', data: \'no tags\' …`, which would repeat on the answer round');
-  }, 120_000);
+  });
 
   it('flags a handler whose live value after an effect is a class instance, naming the value', async () => {
     const source = `${V1}import { effect } from '../../../../fixtures/support/effects.js';
@@ -354,7 +354,7 @@ export function createServer(): McpServer {
     expect(sites[0]!.status).toBe('flagged');
     expect(sites[0]!.reason).toContain('`ledger`');
     expect(sites[0]!.reason).toMatch(/not JSON-serialisable/);
-  }, 300_000);
+  });
 
   it('gives two requests received by the same variable distinct, stable keys', async () => {
     const { read, sites } = await migrate('keys', {
@@ -374,7 +374,7 @@ export function createServer(): McpServer {
     const out = read('server.ts');
     expect(out).toContain("inputRequests: { answer: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
     expect(out).toContain("inputRequests: { answer_2: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
-  }, 300_000);
+  });
 
   it('wires requestState verification into a server constructed in another file', async () => {
     const { read, sites } = await migrate('wiring', {
@@ -404,7 +404,7 @@ export function createServer(): McpServer {
     expect(server).toContain('requestState: { verify: requestStateCodec.verify }');
     expect(server).toMatch(/import \{ requestStateCodec \} from '\.\/mcp-request-state\.js';/);
     expect(read('tools.ts')).toContain('requestStateCodec.mint(');
-  }, 300_000);
+  });
 
   it('turns UrlElicitationRequiredError into an elicitUrl round and keeps the legacy error once answered', async () => {
     const { dir, sites } = await migrate('url', {
@@ -438,7 +438,7 @@ export function createServer(): McpServer {
     expect(answered.error).toBeDefined();
     const linked = await callTool(handler, { name: 'events', arguments: { account: 'linked' } });
     expect(linked.result?.content).toEqual([{ type: 'text', text: 'events' }]);
-  }, 300_000);
+  });
 
   it('re-asks on a missing or malformed answer and rejects accepted content that breaks requestedSchema, as v1 did', async () => {
     const { dir } = await migrate('validate', {
@@ -466,7 +466,7 @@ export function createServer(): McpServer {
     expect(good.result?.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
     const declined = await callTool(handler, { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'decline' } } });
     expect(declined.result?.content).toEqual([{ type: 'text', text: 'decline' }]);
-  }, 300_000);
+  });
 });
 
 describe('rewrite stage: tools dispatched through a table', () => {
@@ -539,5 +539,5 @@ ${body}
     const first = await rawCall(createMcpHandler(mod.createServer), 'wipe', {});
     expect(first.result?.resultType).toBe('input_required');
     expect(Object.values(first.result?.inputRequests ?? {}).map((r) => r.method)).toEqual(['elicitation/create']);
-  }, 120_000);
+  });
 });

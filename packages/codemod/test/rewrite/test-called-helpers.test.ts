@@ -101,7 +101,7 @@ describe('request helpers that unit tests call directly', () => {
       'the request at line 7 is in code also run from the test `asks the name` (prefs.test.ts:4) (test-code), so it cannot be rewritten for this handler alone',
       'the request at line 12 is in code also run from the test `asks the name` (prefs.test.ts:4) (test-code), so it cannot be rewritten for this handler alone',
     ]);
-  }, 120_000);
+  });
 
   it('a function sending on its parameter, in the tool\'s own file, is rewritten in place once and the test drives it', async () => {
     const { dir, sites } = await migrate('test-called-function', { 'greet.ts': FUNCTION_SERVER, 'greet.test.ts': FUNCTION_TEST });
@@ -113,5 +113,5 @@ describe('request helpers that unit tests call directly', () => {
     expect(server).not.toContain('elicitInput(');
     const test = readFileSync(join(dir, 'greet.test.ts'), 'utf8');
     expect(test).toContain("expect(await callHelperAnsweringInputRequests(askName, [{ server: { elicitInput } } as never], (args) => args[0].server, 'elicitInput')).toBe('Ada');");
-  }, 120_000);
+  });
 });

@@ -96,7 +96,7 @@ beforeAll(async () => {
   expect(file!.sites.every((s) => s.status === 'migrated'), JSON.stringify(file!.sites)).toBe(true);
   process.env[KEY_ENV] = KEY;
   ({ createServer } = (await import(pathToFileURL(join(serverDir, 'server.ts')).href)) as { createServer: () => unknown });
-}, 300_000);
+});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -145,7 +145,7 @@ beforeAll(async () => {
   const result = await migrateInPlace(migratedDir);
   expect(result.files.find((f) => f.path.endsWith('server.ts'))?.status).toBe('changed');
   current = await deploy(OLD_KEY);
-}, 120_000);
+});
 
 afterEach(() => {
   process.env[KEY_ENV] = OLD_KEY;
@@ -166,7 +166,7 @@ describe('generated requestState: confidentiality', () => {
     expect(visible(at.state2, secrets)).toEqual([]);
     expect(visible(at.state1, secrets)).toEqual([]);
     expect(at.state2).toMatch(/^[A-Za-z0-9_-]+$/);
-  }, 300_000);
+  });
 
   it('control: the same check reads the answer out of the SDK signed codec token', async () => {
     const signed = createRequestStateCodec({ key: OLD_KEY, bind: (ctx) => ctx.mcpReq.method });
@@ -203,7 +203,7 @@ describe('generated requestState: integrity and binding', () => {
     }
     expect(accepted).toEqual([]);
     for (const cut of [token.slice(0, -1), token.slice(1), token + 'A', `${token}.${token}`, '']) expect(await rejects(current.codec, cut, ctx)).toBe(true);
-  }, 300_000);
+  });
 
   it('through the server: a bit flipped in the format byte, nonce, ciphertext or tag gets a JSON-RPC error before the handler', async () => {
     const at = await toSecondQuestion(current);
@@ -213,7 +213,7 @@ describe('generated requestState: integrity and binding', () => {
       const r = await callTool(replica(current), { name: 'wizard', arguments: { topic: 'alpha' }, inputResponses: { [at.key2]: accept('two') }, requestState: flipBit(bytes, bit).toString('base64url') });
       expectRejectedBeforeHandler(r);
     }
-  }, 300_000);
+  });
 
   it('a token opens only for the method and principal it was minted for', async () => {
     const token = await current.codec.mint({ phase: 1 }, contextOf('tools/call', 'alice'));
@@ -244,7 +244,7 @@ describe('generated requestState: key rotation', () => {
     expectRejectedBeforeHandler(await finish(retired, before, PRINCIPAL));
     resetEffects();
     expectCompleted(await finish(retired, after, PRINCIPAL));
-  }, 120_000);
+  });
 
   it('several previous keys, comma-separated, are all accepted', async () => {
     const underOld = await toSecondQuestion(current);
@@ -252,7 +252,7 @@ describe('generated requestState: key rotation', () => {
     const newest = await deploy(NEWEST_KEY, `${NEW_KEY},${OLD_KEY}`);
     expectCompleted(await finish(newest, underOld));
     expectCompleted(await finish(newest, underNew));
-  }, 120_000);
+  });
 
   it('start-up fails on a previous key shorter than 32 bytes, naming the variable', async () => {
     const error = await deploy(NEW_KEY, `${OLD_KEY},${'x'.repeat(31)}`).then(
@@ -262,5 +262,5 @@ describe('generated requestState: key rotation', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/MCP_REQUEST_STATE_KEY_PREVIOUS/);
     expect((error as Error).message).toMatch(/32/);
-  }, 300_000);
+  });
 });
