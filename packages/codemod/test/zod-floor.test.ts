@@ -1,7 +1,8 @@
 /**
- * A v1 project still on zod 3: v2 types registration schemas with zod >= 4.2, so after the
- * upgrade every registration misses the overloads. The flagged type errors say that the installed
- * zod is the cause and what to do, with both versions; the same project on zod 4 migrates cleanly.
+ * A v1 project still on zod 3: v2 types registration schemas with zod >= 4.2, so with its own zod
+ * every upgraded registration would miss the overloads. The run analyses it with the v2 server's
+ * zod and raises package.json's zod to that range; what zod 4 rejects in its code is flagged at its
+ * line with that cause. The same project on zod 4 migrates cleanly.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,9 @@ const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', modu
 const TOOL = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
+// zod 3 API: a record of its value schema alone (zod 4 asks for the key schema too)
+export const Labels = z.record(z.string());
+
 export function createServer() {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
   server.registerTool('save', { description: 'Saves a note', inputSchema: { title: z.string() } }, async ({ title }) => {
@@ -29,7 +33,7 @@ export function createServer() {
 }
 `;
 
-// No arguments: its rewrite would add no error, but its registration alone does not compile on v2 under zod 3.
+// No arguments: nothing of its handler depends on the schema's types.
 const RESET = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
@@ -55,7 +59,7 @@ async function migrateWithZod(zodPackage: string): Promise<MigrationResult> {
   }
   fs.symlinkSync(path.join(REPO, 'node_modules', zodPackage), path.join(dir, 'node_modules', 'zod'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'zod-floor', type: 'module' }));
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'zod-floor', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '^1.24.0', zod: '^3.23.0' } }, null, 2)}\n`);
   fs.writeFileSync(path.join(dir, 'src', 'tool.ts'), TOOL);
   fs.writeFileSync(path.join(dir, 'src', 'reset.ts'), RESET);
   return migrateProject(['src'], { cwd: dir });
@@ -66,27 +70,21 @@ afterAll(() => {
 });
 
 describe('a project on zod 3', () => {
-  it('flags what does not compile after the upgrade with the installed zod as its cause and the upgrade to do', async () => {
+  it('is migrated as it will compile with zod 4: package.json takes v2\'s zod range, and what zod 4 rejects is flagged at its line', async () => {
     const result = await migrateWithZod('zod-v3');
-    const cause = "the project's zod 3.25.76 is older than v2's schema types need: @modelcontextprotocol/server declares zod ^4.2.0";
-    const advice = 'upgrade zod to a version in ^4.2.0 (e.g. npm install zod@^4.2.0) and adapt what zod 4 changed, then run the migration again';
     const sites = result.files.flatMap((f) => f.sites);
-    // neither handler is rewritten: each upgraded registration misses the overloads (its arguments would be unknown), and says why
-    const requests = sites.filter((s) => s.method === 'elicitation/create');
-    expect(requests.map((s) => [s.status, s.line])).toEqual([
-      ['flagged', 6],
-      ['flagged', 7],
-    ]);
-    for (const [site, registrationLine] of [
-      [requests[0]!, 5],
-      [requests[1]!, 6],
-    ] as const) {
-      expect(site.reason).toMatch(new RegExp(`^its registration \\(line ${registrationLine}\\) does not compile on v2 \\(TS2769: `));
-      expect(site.reason!.endsWith(`: ${cause}; ${advice}`)).toBe(true);
-    }
-    // nothing was migrated, so the files stay as they are and no upgrade error is left behind
-    expect(result.files.map((f) => f.status)).toEqual(['flagged', 'flagged']);
-    expect(sites.filter((s) => s.method === 'type-error')).toEqual([]);
+    // the registrations compile against v2 with the server's zod: both handlers are rewritten
+    expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    const [change] = result.packageJsonChanges;
+    expect(change!.removed.zod).toBe('^3.23.0');
+    expect(change!.added.zod).toBe('^4.2.0');
+    expect(JSON.parse(change!.output).dependencies.zod).toBe('^4.2.0');
+    expect(change!.notes).toContainEqual(expect.stringMatching(/^zod \^3\.23\.0 -> \^4\.2\.0: the project's zod 3\.25\.76 is older than v2's schema types need: @modelcontextprotocol\/server declares zod \^4\.2\.0 /));
+    // only the zod 3 use fails to compile, and it is named at its line with the true cause
+    const typeErrors = sites.filter((s) => s.method === 'type-error');
+    expect(typeErrors.map((s) => [result.files.find((f) => f.sites.includes(s))!.path.endsWith('tool.ts'), s.line, s.snippet])).toEqual([[true, 5, 'export const Labels = z.record(z.string());']]);
+    expect(typeErrors[0]!.reason).toMatch(/^the v1-to-v2 upgrade leaves a type error here: TS\d+: .*\(zod 4 rejects this zod 3 code: package.json's zod is raised to \^4\.2\.0 because the project's zod 3\.25\.76 is older than v2's schema types need/);
+    expect(typeErrors[0]!.advice).toBe("rewrite this use for zod 4's API (the project's code was written for zod 3.25.76)");
   });
 
   it('the same project on zod 4 migrates with no type error', async () => {

@@ -118,6 +118,18 @@ export function serverDependencyVersions(serverPackage: string, dependency: stri
   return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: readManifest(packageDirectory(dependency, projectDirectory))?.version };
 }
 
+/**
+ * `specifier` resolved as the v2 server package the project will run on resolves it (its own
+ * installed copy, else the codemod's): the copy of a shared dependency (zod) the project gets once
+ * its package.json takes the server's range. Undefined when the server or the dependency is not found.
+ */
+export function resolveAsServerDependency(specifier: string, serverPackage: string, options: ts.CompilerOptions, host: ts.ModuleResolutionHost, projectDirectory: string): ts.ResolvedModuleFull | undefined {
+  const server = packageDirectory(serverPackage, projectDirectory) ?? (OWN_V2_PACKAGES.includes(serverPackage) ? packageDirectory(serverPackage, OWN_DIRECTORY) : undefined);
+  if (!server) return undefined;
+  // from the package's real path, as Node resolves a symlinked package's own imports
+  return ts.resolveModuleName(specifier, path.join(fs.realpathSync(server), '__mcp_mrtr_server__.ts'), options, host).resolvedModule;
+}
+
 interface Manifest {
   version?: string;
   dependencies?: Record<string, string>;

@@ -8,10 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { LEGACY_SDK_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
+import { LEGACY_SDK_PACKAGE, TARGET_SERVER_PACKAGE, TARGET_SERVER_VERSION, V2_PACKAGE_VERSIONS, V2_PACKAGES } from '@mcp-mrtr/surface';
 import type { PackageJsonChange } from '../types.js';
 import { discoverFiles } from '../discover.js';
 import { looksLikeTestFile } from './test-mocks/index.js';
+import { zodBelowFloor, zodFloorCause } from './zod-floor.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
 
@@ -93,7 +94,12 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
       const onlyTests = owners.filter((f) => usedV2Packages([f.text]).includes(name)).every((f) => looksLikeTestFile(f.path, f.text));
       addedTo[name] = onlyTests ? 'devDependencies' : section;
     }
-    if (keepLegacy && Object.keys(added).length === 0) {
+    const zod = zodBump(json, manifestPath, usedV2Packages(texts));
+    if (zod) {
+      removed.zod = zod.from;
+      notes.push(zod.note);
+    }
+    if (keepLegacy && Object.keys(added).length === 0 && !zod) {
       if (notes.length > 0) changes.push({ path: manifestPath, removed: {}, added: {}, notes, original, output: original });
       continue;
     }
@@ -105,15 +111,38 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
       const next: Record<string, string> = {};
       for (const [name, range] of Object.entries(current ?? {})) if (keepLegacy || name !== LEGACY_SDK_PACKAGE) next[name] = range;
       for (const name of adding) next[name] = added[name]!;
+      if (zod?.section === target) next.zod = zod.to;
       json[target] = wasSorted ? Object.fromEntries(Object.entries(next).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : next;
     }
     const indent = /^[ \t]+(?=")/m.exec(original)?.[0] ?? '  ';
     let output = JSON.stringify(json, null, indent);
     if (original.endsWith('\n')) output += original.endsWith('\r\n') ? '\r\n' : '\n';
     if (original.includes('\r\n')) output = output.replace(/\r?\n/g, '\r\n');
-    changes.push({ path: manifestPath, removed, added, ...(notes.length > 0 ? { notes } : {}), original, output });
+    changes.push({ path: manifestPath, removed, added: zod ? { ...added, zod: zod.to } : added, ...(notes.length > 0 ? { notes } : {}), original, output });
   }
   return changes;
+}
+
+interface ZodBump {
+  section: (typeof SECTIONS)[number];
+  from: string;
+  to: string;
+  note: string;
+}
+
+/**
+ * zod raised to the range the v2 server declares when the migrated texts load the server and the
+ * installed zod is below it: v2 types registerTool/registerPrompt schemas with that zod, so a zod 3
+ * schema misses every overload. The run analysed and verified the code with that zod (zod-floor.ts).
+ */
+function zodBump(json: Record<string, unknown>, manifestPath: string, used: string[]): ZodBump | undefined {
+  if (!used.includes(TARGET_SERVER_PACKAGE)) return undefined;
+  const section = SECTIONS.find((s) => isRecord(json[s]) && 'zod' in (json[s] as Record<string, string>));
+  const floor = section ? zodBelowFloor(path.dirname(manifestPath)) : undefined;
+  if (!section || !floor) return undefined;
+  const from = (json[section] as Record<string, string>).zod!;
+  const note = `zod ${from} -> ${floor.range}: ${zodFloorCause(floor)} (its registerTool/registerPrompt take zod 4 schemas; a zod 3 schema misses every overload), so the migration was analysed and verified with zod ${floor.range}; run npm install, and adapt the code zod 4 changed where tsc reports it`;
+  return { section, from, to: floor.range, note };
 }
 
 /** v2 packages imported by the (migrated) texts; the server package whenever the SDK was used. */

@@ -4,15 +4,50 @@
  * declares); with zod 3 every registration of the upgraded code misses the overloads (TS2769) and
  * its handler's arguments become `unknown`, errors no edit of ours can repair: the project has to
  * upgrade zod. Such an error says so, with both versions, instead of only the compiler's message.
+ *
+ * A run that moves such a project to v2 does that upgrade itself when it can: the project's own
+ * imports of zod resolve to the v2 server's zod (`lentZodResolution`, as the v2 packages are lent
+ * from the codemod's installation), so the code is analysed and verified as it will compile after
+ * package.json's zod is bumped to the server's range (`zodBump`, package-json.ts). Then the cause
+ * above no longer applies (`floorCauseApplies`); what zod 4 rejects in the project's own code is
+ * left for verify and the upgrade's type errors to show.
  */
+import fs from 'node:fs';
 import semver from 'semver';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type ts } from 'ts-morph';
 import { REGISTRATION_APIS, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
-import { serverDependencyVersions } from './own-packages.js';
+import { resolveAsServerDependency, serverDependencyVersions } from './own-packages.js';
 
 export interface ZodFloor {
   installed: string;
   range: string;
+}
+
+const ZOD_SPECIFIER = /^zod(\/|$)/;
+
+/**
+ * For a project file's `zod` / `zod/...` import when the project's zod is below v2's floor: the
+ * module as the v2 server package resolves it (its zod >= 4.2). Undefined otherwise, and when that
+ * zod cannot be found (then the project's own resolves, and the floor's cause and advice apply).
+ */
+export function lentZodResolution(specifier: string, floor: ZodFloor | undefined, options: ts.CompilerOptions, host: ts.ModuleResolutionHost, projectDirectory: string): ts.ResolvedModuleFull | undefined {
+  if (!floor || !ZOD_SPECIFIER.test(specifier)) return undefined;
+  const resolved = resolveAsServerDependency(specifier, TARGET_SERVER_PACKAGE, options, host, projectDirectory);
+  // the server's lookup can end at the project's own zod (hoisted): that is no lending
+  const version = resolved?.packageId?.version;
+  return version !== undefined && semver.satisfies(version, floor.range) ? resolved : undefined;
+}
+
+/** Whether the run analyses the project's code with the v2 server's zod (see lentZodResolution). */
+export function zodLent(floor: ZodFloor | undefined, projectDirectory: string): boolean {
+  const host: ts.ModuleResolutionHost = { fileExists: fs.existsSync, readFile: (f) => fs.readFileSync(f, 'utf8'), realpath: fs.realpathSync };
+  return lentZodResolution('zod', floor, {}, host, projectDirectory) !== undefined;
+}
+
+/** The floor whose cause and advice explain type errors: below v2's range, and the run could not lend zod 4 (zodLent). */
+export function floorCauseApplies(projectDirectory: string): ZodFloor | undefined {
+  const floor = zodBelowFloor(projectDirectory);
+  return floor && !zodLent(floor, projectDirectory) ? floor : undefined;
 }
 
 /** The project's zod and the range v2 needs, when the installed one does not satisfy it. */
@@ -23,7 +58,7 @@ export function zodBelowFloor(projectDirectory: string): ZodFloor | undefined {
 }
 
 function importsZod(sourceFile: SourceFile): boolean {
-  return sourceFile.getImportDeclarations().some((d) => /^zod(\/|$)/.test(d.getModuleSpecifierValue()));
+  return sourceFile.getImportDeclarations().some((d) => ZOD_SPECIFIER.test(d.getModuleSpecifierValue()));
 }
 
 function isRegistration(node: Node): boolean {

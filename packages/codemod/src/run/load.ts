@@ -17,6 +17,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { sliceLargeSource } from '../engine/slice.js';
 import { decodeSource, splitSource } from '../engine/source-text.js';
 import { WorkspacePackages } from '../engine/workspace-packages.js';
+import { lentZodResolution, zodBelowFloor } from '../engine/zod-floor.js';
 import type { FileResult, MigrateOptions } from '../types.js';
 import type { DecodedInput, LoadedFile, RunEnv, RunState, SourceInput } from './state.js';
 import { firstSyntaxError } from './verify.js';
@@ -139,6 +140,8 @@ export function createProject(
     // the project's files alone: following their imports too pulled most of a repository into the
     // program (10,000-file bench tree: 3.2 GB, find stage 4 s -> 30 s).
     const fullResolution = new Set([...mcpFiles].map(standardPath));
+    const projectDirectory = path.dirname(tsconfig);
+    const zodFloor = zodBelowFloor(projectDirectory);
     let project: Project | undefined = undefined;
     project = new Project({
       tsConfigFilePath: tsconfig,
@@ -162,8 +165,11 @@ export function createProject(
             }
             // the project's own packages first; the v2 packages it has not installed yet from the
             // codemod's, and their dependencies as the project's install will resolve them
+            // a project's zod below v2's floor: its own schemas are built with the server's zod,
+            // as after package.json's bump (zod-floor.ts)
             const resolved =
-              resolveLentDependency(name, containingFile, options, host, path.dirname(tsconfig)) ??
+              (inDependency ? undefined : lentZodResolution(name, zodFloor, options, host, projectDirectory)) ??
+              resolveLentDependency(name, containingFile, options, host, projectDirectory) ??
               ts.resolveModuleName(name, containingFile, options, host).resolvedModule ??
               resolveOwnPackage(name, options, host);
             if (!resolved) return undefined;

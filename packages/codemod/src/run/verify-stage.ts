@@ -5,11 +5,12 @@
  * modules) goes too; the files connected to a use of a v1 API that v2 lacks stay on v1
  * (run/v1-hold-back.ts); a hosting rewrite that is a file's only change is held back when that
  * file's upgrade does not compile (run/serving-upgrade-errors.ts); then the upgrades the run does
- * not need go back to v1 (run/back-to-v1.ts), and the upgrade's own type errors are found.
+ * not need go back to v1 (run/back-to-v1.ts), and the upgrade's own type errors are found, with
+ * what zod 4 rejects when the run raised a zod 3 project's zod (run/zod-api-errors.ts).
  */
 import path from 'node:path';
 import { ProjectFiles } from '../engine/project-files.js';
-import { zodBelowFloor, zodFloorAdvice, zodFloorCause } from '../engine/zod-floor.js';
+import { floorCauseApplies, zodFloorAdvice, zodFloorCause } from '../engine/zod-floor.js';
 import { SERVING_ADVICE } from '../engine/serving/index.js';
 import { revertUnneededUpgrades } from './back-to-v1.js';
 import { holdBackServingOverUpgradeErrors } from './serving-upgrade-errors.js';
@@ -17,6 +18,7 @@ import { createProject } from './load.js';
 import { restoreText } from './rewrite.js';
 import { holdBackOnV1 } from './v1-hold-back.js';
 import type { RunState } from './state.js';
+import { addZodApiErrors } from './zod-api-errors.js';
 import { unservedRewriteSupport, upgradeTypeErrors, verifyChanges } from './verify.js';
 
 export function verifyStage(state: RunState): void {
@@ -25,7 +27,7 @@ export function verifyStage(state: RunState): void {
   // before the rewrite and is never asked again before verify builds its own: drop it, and its
   // type checker, so that the two do not sit in memory together.
   if (typeChecked) project.getLanguageService().compilerObject.cleanupSemanticCache();
-  const zodFloor = typeChecked && state.env.tsconfig ? zodBelowFloor(path.dirname(state.env.tsconfig)) : undefined;
+  const zodFloor = typeChecked && state.env.tsconfig ? floorCauseApplies(path.dirname(state.env.tsconfig)) : undefined;
   const verification = verifyChanges(project, loaded, preRewrite, state.createdFiles, reaches, typeChecked, zodFloor);
   for (const [filePath, reason] of verification.restored) {
     const file = fileByPath.get(filePath)!;
@@ -57,4 +59,5 @@ export function verifyStage(state: RunState): void {
   holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
   if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles), zodFloor);
+  addZodApiErrors(state);
 }

@@ -18,6 +18,9 @@ function handlerIn(zodVersion: string, source: string): Handler {
     path.join(root, 'node_modules', 'zod', 'index.d.ts'),
     "export interface ZodObject<T> { readonly '~standard': { validate(value: unknown): unknown }; readonly shape: T }\nexport declare const z: { object<T>(shape: T): ZodObject<T>; string(): string };\n",
   );
+  // the project's own v2 server, whose lookup of zod ends at the project's zod 3: the run cannot lend zod 4
+  fs.mkdirSync(path.join(root, 'node_modules', '@modelcontextprotocol', 'server'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'node_modules', '@modelcontextprotocol', 'server', 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/server', version: '2.0.0', dependencies: { zod: '^4.2.0' } }));
   const file = path.join(root, 'server.ts');
   fs.writeFileSync(file, source);
   const project = new Project({ compilerOptions: { strict: true, module: 99, moduleResolution: 100, target: 9, noEmit: true } });
@@ -42,10 +45,8 @@ describe('registrationTypeError', () => {
     expect(reason).toContain('upgrade zod to a version in ^4.2.0');
   });
 
-  it('says nothing of zod when the schema library is recent enough', () => {
-    const reason = registrationTypeError(handlerIn('4.3.0', `${SERVER}server.registerTool('summarize', { inputSchema: z.object({ id: z.string() }) }, async (args) => String(args));\n`));
-    expect(reason).toMatch(/does not compile on v2/);
-    expect(reason).not.toContain('zod');
+  it('leaves a registration error with a recent enough zod to verify (its cause is not known here)', () => {
+    expect(registrationTypeError(handlerIn('4.3.0', `${SERVER}server.registerTool('summarize', { inputSchema: z.object({ id: z.string() }) }, async (args) => String(args));\n`))).toBeUndefined();
   });
 
   it('leaves a registration that compiles, and errors inside the callback, to verify', () => {
