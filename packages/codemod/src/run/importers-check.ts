@@ -29,7 +29,8 @@ import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { withTestMocksMarkedOnly } from './test-mocks.js';
-import { firstSyntaxError, freshErrors, typeErrors, type TypeError } from './verify.js';
+import type { TypeError } from './type-error.js';
+import { firstSyntaxError, freshErrors, typeErrors } from './verify.js';
 
 /** Share of the heap limit the run may already use for the check's two programs to be built. */
 const HEAP_SHARE_BEFORE_CHECK = 0.25;

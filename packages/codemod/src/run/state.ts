@@ -17,7 +17,7 @@ import type { SuppressionComment } from '../engine/suppressions.js';
 import type { ProjectType } from '../engine/upgrade.js';
 import type { V1OnlyUse } from '../engine/v1-only-api.js';
 import type { FileResult, MigrateOptions, MigrationResult } from '../types.js';
-import type { TypeError } from './verify.js';
+import type { TypeError } from './type-error.js';
 
 export interface SourceInput {
   path: string;

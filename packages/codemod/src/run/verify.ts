@@ -9,6 +9,7 @@ import type { Reach, SiteDecision } from '../engine/model.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
+import type { TypeError } from './type-error.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { inZodRegistration, registersWithZod, zodFloorAdvice, zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 
@@ -112,22 +113,6 @@ export function unservedRewriteSupport(input: {
 }
 
 const MISSING_MODULE_CODES = [2307, 2792];
-
-export interface TypeError {
-  /** As `errorKeys` spells it (compared with the original's). */
-  key: string;
-  /** The compiler's message, its first level only (the elaboration can run to pages). */
-  message: string;
-  start: number;
-  /** 1-based, in the file's current text. */
-  line: number;
-  column: number;
-  snippet: string;
-  /** What causes it, when known beyond the compiler's message (an installed zod below v2's floor). */
-  cause?: string;
-  /** What to do instead of the generic advice. */
-  advice?: string;
-}
 
 export const TYPE_ERROR_ADVICE = 'the v1-to-v2 upgrade of this line does not compile and no automatic repair covers it: adapt it to the v2 API by hand (the v2 migration guide lists the renamed and stricter types)';
 
