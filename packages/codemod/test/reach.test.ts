@@ -800,3 +800,53 @@ export class DropTool extends ToolBase {
     expect(reach!.nonHandlerContexts).toEqual([]);
   });
 });
+
+describe('computeReaches: callers that pass no argument to send the request on', () => {
+  it('names a call omitting the argument (or passing undefined) without following it up; a parameter handed on is tracked one caller further', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ElicitResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+const ELICIT = { method: 'elicitation/create' as const, params: { message: 'Name?', requestedSchema: { type: 'object' as const, properties: {} } } };
+export async function op(id: string, extra?: Extra) {
+  if (extra?.sendRequest) await extra.sendRequest(ELICIT, ElicitResultSchema);
+  return id;
+}
+async function viaParameter(id: string, extra?: Extra) { return op(id, extra); }
+async function startup() {
+  await op('a');
+  await op('b', undefined);
+  await viaParameter('c');
+}
+export function build(mcp: McpServer) {
+  mcp.registerTool('t', {}, async (_args, extra) => ({ content: [{ type: 'text' as const, text: await viaParameter('d', extra) }] }));
+  void startup;
+}
+`, '.ts', 'reach-contextless.ts');
+    const [reach] = dispatchOf([sf]);
+    expect(reach!.line).toBe(9);
+    // the handler passes its extra through viaParameter; startup() itself is never reached
+    expect(reach!.handlers).toEqual(['t@direct']);
+    expect([...reach!.contexts].sort()).toEqual(['`op(…)` (line 14) passes no `extra`', '`op(…)` (line 15) passes no `extra`', '`viaParameter(…)` (line 16) passes no `extra`']);
+  });
+
+  it('follows every caller of a function whose argument has a default, or whose request is not sent on a parameter', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+async function withDefault(id: string, server: Server = globalServer) { ${ASK}; return id; }
+async function onModule(id: string) { ${ASK}; return id; }
+const globalServer = new Server({ name: 'x', version: '1' }, { capabilities: {} });
+const server = globalServer;
+export async function startup() {
+  await withDefault('a');
+  await onModule('b');
+}
+`, '.ts', 'reach-contextless-defaults.ts');
+    const reaches = dispatchOf([sf]);
+    // both are followed up to the exported start-up function that nothing in the run calls
+    expect(reaches.map((r) => r.contexts.length)).toEqual([1, 1]);
+    for (const r of reaches) expect(r.contexts[0]).toMatch(/startup/);
+    expect(reaches.flatMap((r) => r.contexts).some((c) => c.includes('passes no'))).toBe(false);
+  });
+});

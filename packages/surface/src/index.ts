@@ -237,6 +237,7 @@ export type NonHandlerContext =
   | 'detached-promise'
   | 'module-scope'
   | 'test-code'
+  | 'contextless-call'
   | 'unreachable';
 
 /** Advice shown for a site that has no MRTR form, keyed by where it sits. */
@@ -259,6 +260,8 @@ export const NON_HANDLER_ADVICE: Readonly<Record<NonHandlerContext, string>> = {
     'module-level code runs outside any request: ask inside a tools/call, prompts/get or resources/read handler instead',
   'test-code':
     'a unit test calls this code directly: a rewrite for the handlers would change what the test calls; migrate the handlers by hand and drive them from the test (a first call returns input_required, a retry with inputResponses answers), or drop the direct call from the test',
+  'contextless-call':
+    'other code calls this function without the context the request is sent on (it runs the function, never the request): a rewrite for the handlers would change what that code runs; give the handlers a function of their own that takes the context, then run the codemod again',
   unreachable:
     'no tools/call, prompts/get or resources/read handler reaches this call: ask inside the handler that needs the answer, via inputRequired(...)',
 };

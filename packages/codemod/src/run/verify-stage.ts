@@ -43,7 +43,7 @@ export function verifyStage(state: RunState): void {
       if (decision?.status === 'migrated' || decision?.callers?.some((c) => c.status === 'migrated')) {
         const callers = decision.callers?.map((c) => (c.status === 'migrated' ? { ...c, status: 'flagged' as const, reason: `rewrite not verified: ${reason}` } : c));
         const advice = zodFloor && reason.endsWith(zodFloorCause(zodFloor)) ? zodFloorAdvice(zodFloor) : 'migrate this handler by hand (see the MRTR notes); the automatic rewrite did not pass verification';
-        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice, ...(callers ? { callers } : {}) } : { ...decision, ...(callers ? { callers } : {}) });
+        decisionBySite.set(site, decision.status === 'migrated' ? { site, status: 'flagged', reason: `rewrite not verified: ${reason}`, advice, ...(callers ? { callers } : {}) } : { ...decision, ...keptHelperReason(decision.reason, reason), ...(callers ? { callers } : {}) });
       }
     }
   }
@@ -60,4 +60,15 @@ export function verifyStage(state: RunState): void {
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
   if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles), zodFloor);
   addZodApiErrors(state);
+}
+
+/**
+ * A helper kept for callers outside handlers said its handlers were migrated with their own copies
+ * (`...; migrated for X, which now has its own copy of \`h\``): restored, the copies are gone too.
+ */
+function keptHelperReason(siteReason: string | undefined, restored: string): { reason?: string } {
+  if (siteReason === undefined) return {};
+  const copies = /; migrated for (.+), which now ha(?:s its|ve their) own copy of `[^`]+`$/.exec(siteReason);
+  if (!copies) return { reason: siteReason };
+  return { reason: `${siteReason.slice(0, copies.index)}; the copy for ${copies[1]} was not kept: rewrite not verified: ${restored}` };
 }

@@ -13,6 +13,7 @@ import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js
 import { dispatchedTools } from './dispatch.js';
 import { callsThroughMember, storedMemberDeclaration } from './members.js';
 import { virtualCallReaching } from './virtual-calls.js';
+import { argumentAt, requestParameterIndex } from './context-argument.js';
 import { abbreviate } from '../rewrite/purity.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -133,7 +134,8 @@ class CallGraph {
     return undefined;
   }
 
-  private explore(node: Node, path: CallPathStep[], visited: Set<Node>, out: Reach, isSite: boolean): void {
+  /** `needs`: the index of the parameter of the function holding `node` the request is sent on. */
+  private explore(node: Node, path: CallPathStep[], visited: Set<unknown>, out: Reach, isSite: boolean, needs?: number): void {
     if (!Node.isThrowStatement(node) && (isSite || this.startsAsyncWork(node)) && isDetachedCall(node)) {
       if (isSite) {
         out.nonHandlerContexts.push({ context: 'detached-promise', node, description: `fire-and-forget call that nothing awaits` });
@@ -181,8 +183,11 @@ class CallGraph {
       out.nonHandlerContexts.push(setup);
       return;
     }
-    if (visited.has(fn)) return;
-    visited.add(fn);
+    const sentOn = isSite ? requestParameterIndex(out.site, fn) : needs;
+    // a function reached with its request's argument tracked is explored apart from one reached without
+    const key = sentOn === undefined ? fn : `${fn.getSourceFile().getFilePath()}:${fn.getPos()}#${sentOn}`;
+    if (visited.has(key)) return;
+    visited.add(key);
 
     // A callback handed to some other call (`items.map(async x => ...)`, `.then(cb)`): it runs in
     // the flow of that call.
@@ -205,9 +210,21 @@ class CallGraph {
       return;
     }
     for (const call of callers) {
+      const passed = sentOn === undefined ? undefined : argumentAt(call, sentOn, enclosingFunction(call));
+      if (passed?.omitted) {
+        out.nonHandlerContexts.push(this.contextlessCall(call, fn, sentOn!, out.site.sourceFile));
+        continue;
+      }
       const through = this.virtualThrough.get(call);
-      this.explore(call, [{ call, callee: fn, ...(through !== undefined ? { virtualThrough: through } : {}) }, ...path], visited, out, false);
+      this.explore(call, [{ call, callee: fn, ...(through !== undefined ? { virtualThrough: through } : {}) }, ...path], visited, out, false, passed?.parameter);
     }
+  }
+
+  /** A call that runs the request's function without the argument the request is sent on. */
+  private contextlessCall(call: CallExpression, fn: FunctionLike, index: number, siteFile: SourceFile): Reach['nonHandlerContexts'][number] {
+    const parameter = (fn as FunctionLike & { getParameters(): Array<{ getName(): string }> }).getParameters()[index]?.getName() ?? 'context';
+    const at = this.placeIn(call.getSourceFile(), siteFile)(call);
+    return { context: 'contextless-call', node: call, description: `\`${abbreviate(call.getExpression().getText(), 40)}(…)\` (${at}) passes no \`${parameter}\`` };
   }
 
   private callsThroughMember(declaration: Node): CallExpression[] {

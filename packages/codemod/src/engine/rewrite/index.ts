@@ -44,6 +44,8 @@ import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
 import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
+import { functionName } from '../reach/index.js';
+import { abbreviate } from './purity.js';
 
 interface Entry {
   site: Site;
@@ -181,6 +183,7 @@ interface Plan {
 /** The flag reason of a site a non-handler context reaches; an unreachable function's description is the whole reason. */
 export function nonHandlerReason(context: { context: string; description: string }): string {
   if (context.context === 'unreachable') return context.description;
+  if (context.context === 'contextless-call') return `${context.description}, the argument this request is sent on: that call runs the function without the request, and rewriting the function for the handlers would change what it runs`;
   if (context.context === 'test-code') return `${context.description} calls the code of this request directly: rewriting it for the handlers would change what the test calls`;
   return `${context.description} reaches this request: ${context.context} code has no MRTR form`;
 }
@@ -285,19 +288,32 @@ function groupByHandler(round: PlanRound): void {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
       slot.entries.push({ site: reach.site, path: callPath });
       byHandler.set(handler.fn, slot);
-      const shared = sharedSiteReason(reach);
+      const shared = sharedSiteReason(reach, callPath);
       if (shared && !failed.has(handler.fn)) failed.set(handler.fn, shared);
     }
   }
 }
 
 /** Why no handler reaching this site can be rewritten: the request's own obstacle, or a non-handler context running it too. */
-function sharedSiteReason(reach: Reach): string | undefined {
+function sharedSiteReason(reach: Reach, path: CallPathStep[] = []): string | undefined {
   const { obstacle } = reach.site;
   const context = blockingContext(reach)?.context;
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
-  if (context) return `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context}), so it cannot be rewritten for this handler alone`;
-  return undefined;
+  const shared =
+    context?.context === 'contextless-call'
+      ? `the request at line ${siteLine(reach.site)} is in a function other code also calls without the argument it is sent on (${context.description})`
+      : context
+        ? `the request at line ${siteLine(reach.site)} is in code also run from ${context.description} (${context.context})`
+        : undefined;
+  if (shared === undefined) return undefined;
+  // a handler gets its own copy only of a function it calls itself
+  if (path.length > 1) return `${shared}, and this handler reaches it through ${path.length} calls (${callChain(path)}): only a function the handler calls itself gets a copy of its own, so it is left as it is`;
+  return `${shared}, so it cannot be rewritten for this handler alone`;
+}
+
+/** `resolveScope → deps.resolveStorageScope → askScope`: the functions a handler calls on its way to a request. */
+function callChain(path: CallPathStep[]): string {
+  return path.map((step) => `\`${functionName(step.callee) ?? abbreviate(step.call.getExpression().getText(), 30)}\``).join(' → ');
 }
 
 /**
@@ -519,8 +535,9 @@ function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, 
     return { caller: c.description, status: 'flagged', reason: c.context === 'test-code' ? 'a test calling this code directly has no MRTR form' : `${c.context} code has no MRTR form` };
   });
   // a handler reaching several such requests failed on the first: each request names its own
-  const shared = taskAugmentation(reach.site) ? undefined : sharedSiteReason(reach);
-  for (const { handler } of reach.handlers) {
+  const task = taskAugmentation(reach.site);
+  for (const { handler, path } of reach.handlers) {
+    const shared = task ? undefined : sharedSiteReason(reach, path);
     const reason = shared ?? failed.get(handler.fn) ?? newFailures.get(handler.fn);
     const caller = callerName(handler);
     if (list.some((c) => c.caller === caller)) continue;
@@ -615,8 +632,7 @@ function callerName(handler: Handler): string {
   const fn = handler.fn;
   const cls = Node.isMethodDeclaration(fn) ? fn.getParent() : undefined;
   const method = Node.isMethodDeclaration(fn) && (Node.isClassDeclaration(cls) || Node.isClassExpression(cls)) ? ` \`${cls.getName() ? `${cls.getName()}.` : ''}${fn.getName()}\`` : '';
-  const at = handler.dispatch?.call ?? handler.registrationCall;
-  return `${handler.method} handler${method} (${at.getSourceFile().getBaseName()}:${line(at)}${how})`;
+  return `${handler.method} handler${method} (${handler.dispatch ? '' : 'registered at '}line ${line(handler.dispatch?.call ?? handler.registrationCall)}${how})`;
 }
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */

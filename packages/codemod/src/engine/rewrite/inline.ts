@@ -282,7 +282,8 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
   const name = helperName(fnNode);
   if (body.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === name && !isPropertyName(i))) return undefined;
   const params = fn.getParameters();
-  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer() || p.hasQuestionToken())) return undefined;
+  // an optional parameter is substituted like any other: every inlined call passes each parameter (checked below)
+  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer())) return undefined;
   const file = fnNode.getSourceFile();
   // Every reference is one of the calls below (nothing else may still need the helper).
   const nameNode = (fnNode as Node & { getNameNode?: () => Node | undefined }).getNameNode?.() ?? (Node.isVariableDeclaration(fnNode.getParent()) ? (fnNode.getParent() as Node & { getNameNode(): Node }).getNameNode() : undefined);
@@ -401,7 +402,10 @@ function inlinedText(c: Candidate, site: CallSite): string {
     if (arg === p.getName()) return;
     const type = p.getTypeNode()?.getText();
     const reassigned = isReassigned(body, p.getName());
-    lines.push(`${reassigned ? 'let' : 'const'} ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
+    // `extra?: Extra` stays possibly undefined in the copy (an annotation would narrow it to the argument's
+    // type): its checks (`if (extra?.sendRequest)`) keep their type even once the request in them is gone
+    if (type !== undefined && p.hasQuestionToken()) lines.push(`${reassigned ? 'let' : 'const'} ${p.getName()} = ${arg} as ${type} | undefined;`);
+    else lines.push(`${reassigned ? 'let' : 'const'} ${p.getName()}${type ? `: ${type}` : ''} = ${arg};`);
   });
   const last = statements[statements.length - 1];
   if (site.binding.kind === 'return') {
@@ -441,7 +445,8 @@ function conciseCandidateFor(fnNode: Node, id: string, sites: Site[], steps: Arr
   const statement = decl.getVariableStatement();
   if (!statement || statement.getDeclarations().length !== 1 || statement.isExported() || statement.getDeclarationKind() !== 'const') return undefined;
   const params = fnNode.getParameters();
-  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer() || p.hasQuestionToken())) return undefined;
+  // an optional parameter is substituted like any other: every inlined call passes each parameter (checked below)
+  if (params.some((p) => !Node.isIdentifier(p.getNameNode()) || p.isRestParameter() || p.hasInitializer())) return undefined;
   if (body.getDescendants().some((d) => d.getKind() === SyntaxKind.ThisKeyword || (Node.isIdentifier(d) && d.getText() === 'arguments') || isFunctionLike(d))) return undefined;
   const paramNames = new Set(params.map((p) => p.getName()));
   const free = new Set(body.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => !paramNames.has(i.getText()) && !isPropertyName(i)).map((i) => i.getText()));
