@@ -12,7 +12,8 @@ import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { buildLineMap } from '../engine/line-map.js';
 import { zodBelowFloor, zodFloorCause, zodLent, type ZodFloor } from '../engine/zod-floor.js';
 import type { LoadedFile, RunState } from './state.js';
-import { typeErrors, type TypeError } from './verify.js';
+import type { TypeError } from './type-error.js';
+import { typeErrors } from './verify.js';
 
 const ZOD_DECLARATION = /[\\/]node_modules[\\/]zod[\\/]/;
 
