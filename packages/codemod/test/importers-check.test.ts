@@ -77,6 +77,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'src', 'report.ts'), REPORT);
   fs.writeFileSync(path.join(dir, 'test', 'format.test.ts'), UNIT_TEST);
   fs.writeFileSync(path.join(dir, 'test', 'content.test.ts'), STILL_FINE);
+  // a test folder the tsconfig does not include (its runner transpiles it): found beside the tsconfig
+  fs.mkdirSync(path.join(dir, 'tests'));
+  fs.writeFileSync(path.join(dir, 'tests', 'outside.test.ts'), UNIT_TEST);
+  fs.writeFileSync(path.join(dir, 'tests', 'outside-fine.spec.ts'), STILL_FINE);
   result = await migrateProject(['src'], { cwd: dir });
 }, 900_000);
 
@@ -105,6 +109,16 @@ describe('importers of changed files are typechecked and reported', () => {
     expect(site!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown \(v1: an object\)/);
   });
 
+  it('a test file the tsconfig does not include is checked too, and reported the same way', () => {
+    const outside = file('tests/outside.test.ts');
+    expect(outside, JSON.stringify(result.files.map((f) => f.path))).toBeDefined();
+    expect(outside!.status).toBe('flagged');
+    expect(outside!.output).toBeUndefined();
+    expect(outside!.sites.map((s) => [s.line, s.method])).toEqual([[5, 'type-error']]);
+    expect(outside!.sites[0]!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339/);
+    expect(file('tests/outside-fine.spec.ts')).toBeUndefined();
+  });
+
   it('a file of the run the pre-filter kept aside is reported the same way, with a marker above the line and nothing else changed', () => {
     const report = file('src/report.ts');
     expect(report?.status).toBe('flagged');
@@ -118,6 +132,6 @@ describe('importers of changed files are typechecked and reported', () => {
   it('an importer that still typechecks gets no entry; the flagged sites are counted', () => {
     expect(file('test/content.test.ts')).toBeUndefined();
     expect(result.summary.sitesFlagged).toBe(result.files.flatMap((f) => f.sites).filter((s) => s.status === 'flagged').length);
-    expect(result.summary.sitesFlagged).toBeGreaterThanOrEqual(2);
+    expect(result.summary.sitesFlagged).toBeGreaterThanOrEqual(3);
   });
 });

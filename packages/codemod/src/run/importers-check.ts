@@ -3,8 +3,9 @@
  *
  * - Project files that import a file the run changed and are not changed themselves: the tsconfig's
  *   files outside the migrated paths (a unit test of an upgraded tool module, where a type the
- *   module returns comes from the v2 SDK now), and files of the run the pre-filter kept aside or that
- *   verify did not check because nothing changed in them.
+ *   module returns comes from the v2 SDK now), TypeScript test files beside the tsconfig that it does
+ *   not include, and files of the run the pre-filter kept aside or that verify did not check because
+ *   nothing changed in them.
  * - Files changed after verify: the test-mock stage's rewrites. One that adds a type error is undone
  *   (its mocks only marked, each saying why) and the file checked again as it is then.
  *
@@ -159,7 +160,7 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
     out.push({ path: filePath, before: file.original, after: file.output, imports: relativeImports(filePath, file.original, known) });
   }
   const seen = new Set([...changed.keys(), ...out.map((c) => c.path)]);
-  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys()])].sort()) {
+  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys(), ...testFilesBeside(tsconfig)])].sort()) {
     if (seen.has(filePath) || filePath.includes(`${path.sep}node_modules${path.sep}`) || /\.d\.[cm]?ts$/.test(filePath)) continue;
     const result = results.get(filePath);
     if (result && (result.status === 'failed' || result.status === 'skipped')) continue;
@@ -169,6 +170,35 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
     if (imports.length > 0) out.push({ path: filePath, before: text, after: text, imports });
   }
   return out;
+}
+
+/** Folders a test file is not looked for in: installed, generated and tool output. */
+const NOT_SOURCE_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'lib', 'coverage', '.git', '.turbo', '.next']);
+const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/;
+const MAX_TEST_FILES = 2000;
+
+/**
+ * TypeScript test files under the tsconfig's folder, whether the tsconfig includes them or not: a
+ * project's tests often sit outside its `include` (`"include": ["src"]`, tests run by vitest or
+ * jest from `tests/`), and they are the files that call a migrated function directly.
+ */
+function testFilesBeside(tsconfig: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 8 || found.length >= MAX_TEST_FILES) return;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !NOT_SOURCE_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path.join(dir, entry.name), depth + 1);
+      else if (entry.isFile() && TEST_FILE.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) found.push(path.join(dir, entry.name));
+    }
+  };
+  walk(path.dirname(path.resolve(tsconfig)), 0);
+  return found;
 }
 
 /** The files of the tsconfig (none for a solution-style one with only references). */
