@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, freshProjectFrom, runProjectTests } from './vitest-run.js';
+import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/helper-tests');
 const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -50,19 +50,6 @@ interface Site {
 }
 
 let dir: string;
-
-/** Applies one deliberate bug to a migrated file and restores it afterwards. */
-function withBug(file: string, pattern: RegExp, replacement: string, run: () => void): void {
-  const good = fs.readFileSync(file, 'utf8');
-  const bad = good.replace(pattern, replacement);
-  expect(bad, `the bug ${pattern} must apply to the migrated file`).not.toBe(good);
-  fs.writeFileSync(file, bad);
-  try {
-    run();
-  } finally {
-    fs.writeFileSync(file, good);
-  }
-}
 
 beforeAll(() => {
   assertBuilt();

@@ -6,40 +6,16 @@
  * an inline one, one bound to a variable the test reads back, one returned by a helper, one in a
  * test that imports no SDK module) are moved with them. The project is migrated by the BUILT CLI and its tests run for real with vitest.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, repoRoot, runCli } from './helpers.js';
+import { failingTests, runProjectTests } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/context-fakes');
-const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
-
-interface TestOutcome {
-  title: string;
-  status: string;
-  failureMessages?: string[];
-}
 
 let dir: string;
-
-function runTests(root: string): TestOutcome[] {
-  const out = path.join(root, `.vitest-${Date.now()}.json`);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...env, NO_COLOR: '1' },
-    timeout: 300_000,
-  });
-  if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };
-  fs.rmSync(out);
-  return report.testResults.flatMap((f) => f.assertionResults.map((a) => ({ title: a.title, status: a.status, ...(a.status === 'passed' ? {} : { failureMessages: a.failureMessages }) })));
-}
-
-const failing = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
 
 beforeAll(() => {
   assertBuilt();
@@ -51,9 +27,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('fake v1 handler contexts in unit tests, migrated with the server', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runTests(dir);
+    const outcomes = runProjectTests(dir, []);
     expect(outcomes).toHaveLength(4);
-    expect(failing(outcomes)).toEqual([]);
+    expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', () => {
@@ -89,9 +65,9 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
       fs.readFileSync(path.join(PROJECT, 'test/plain.test.ts'), 'utf8').replace("{ _meta: {}, requestId: 'r4', sendNotification: vi.fn() }", "{ mcpReq: { _meta: {}, id: 'r4', notify: vi.fn() } }"),
     );
 
-    const outcomes = runTests(dir);
+    const outcomes = runProjectTests(dir, []);
     expect(outcomes).toHaveLength(4);
-    expect(failing(outcomes)).toEqual([]);
+    expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('the reshaped fakes are what makes them pass: the v1 fakes fail on the upgraded handler', () => {
@@ -105,8 +81,8 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
     fs.writeFileSync(file, v1Fakes);
     fs.copyFileSync(path.join(PROJECT, 'test/plain.test.ts'), plainFile);
     try {
-      const outcomes = runTests(dir);
-      expect(failing(outcomes)).toEqual(['reports nothing without a token', 'reports progress to the progress token', 'runs a job from a test that imports no SDK module', 'takes its fake from a helper']);
+      const outcomes = runProjectTests(dir, []);
+      expect(failingTests(outcomes)).toEqual(['reports nothing without a token', 'reports progress to the progress token', 'runs a job from a test that imports no SDK module', 'takes its fake from a helper']);
       expect(outcomes.find((o) => o.status !== 'passed')!.failureMessages!.join('\n')).toMatch(/Cannot read properties of undefined \(reading '_meta'\)/);
     } finally {
       fs.writeFileSync(file, migrated);

@@ -8,14 +8,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { assertBuilt, repoRoot, runCli } from './helpers.js';
+import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/project');
-const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
 const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 
 /** A test the rewrite's answer form is written for, on a 2026-07-28 client (no legacy shim involved). */
@@ -37,67 +36,19 @@ it('deletes after confirmation on 2026-07-28', async () => {
 });
 `;
 
-interface TestOutcome {
-  title: string;
-  status: string;
-  failureMessages?: string[];
-}
-
 let dir: string;
-
-/** Copies the fixture project to a fresh temp dir with the repository's node_modules reachable. */
-function freshProject(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-tested-'));
-  fs.cpSync(PROJECT, root, { recursive: true });
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  return root;
-}
-
-/** Runs the project's tests with vitest in a subprocess; every test's outcome by title. */
-function runTests(root: string, files: string[]): TestOutcome[] {
-  const out = path.join(root, `.vitest-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, ...files], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...env, NO_COLOR: '1' },
-    timeout: 300_000,
-  });
-  if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };
-  fs.rmSync(out);
-  return report.testResults.flatMap((f) =>
-    f.assertionResults.map((a) => ({ title: a.title, status: a.status, ...(a.status === 'passed' ? {} : { failureMessages: a.failureMessages }) })),
-  );
-}
-
-const failing = (outcomes: TestOutcome[]) => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
-
-/** Applies one deliberate bug to the migrated server and restores it afterwards. */
-function withBug(root: string, pattern: RegExp, replacement: string, run: () => void): void {
-  const file = path.join(root, 'src/server.ts');
-  const good = fs.readFileSync(file, 'utf8');
-  const bad = good.replace(pattern, replacement);
-  expect(bad, `the bug ${pattern} must apply to the migrated server`).not.toBe(good);
-  fs.writeFileSync(file, bad);
-  try {
-    run();
-  } finally {
-    fs.writeFileSync(file, good);
-  }
-}
 
 beforeAll(() => {
   assertBuilt();
-  dir = freshProject();
+  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-tested-');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('unit tests that mock legacy requests, migrated with the server', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runTests(dir, []);
+    const outcomes = runProjectTests(dir, []);
     expect(outcomes).toHaveLength(7);
-    expect(failing(outcomes)).toEqual([]);
+    expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
@@ -125,12 +76,12 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     expect(markerLines).toHaveLength(1);
     expect(handlerTest.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(fs.readFileSync(path.join(PROJECT, 'test/handler.test.ts'), 'utf8'));
 
-    const outcomes = runTests(dir, ['test/tools.test.ts']);
+    const outcomes = runProjectTests(dir, ['test/tools.test.ts']);
     expect(outcomes).toHaveLength(6);
-    expect(failing(outcomes)).toEqual([]);
+    expect(failingTests(outcomes)).toEqual([]);
     // The flagged test is what the report says: it no longer works against the migrated handler.
-    const direct = runTests(dir, ['test/handler.test.ts']);
-    expect(failing(direct)).toEqual(['thanks for the rating']);
+    const direct = runProjectTests(dir, ['test/handler.test.ts']);
+    expect(failingTests(direct)).toEqual(['thanks for the rating']);
     expect(direct[0]!.failureMessages!.join('\n')).toMatch(/TypeError: Cannot read properties of undefined \(reading 'inputResponses'\)/);
   });
 
@@ -146,22 +97,22 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
 
   it('a migrated handler that stops asking fails the rewritten tests', () => {
     // never asking, the handler reads the action of an answer it never got: every test that answers fails
-    withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
-      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
+    withBug(path.join(dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
     });
   });
 
   it('a migrated handler that ignores the answer fails the rewritten tests', () => {
-    withBug(dir, /confirmation\.content\?\.confirm !== true/, 'false', () => {
-      expect(failing(runTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
+    withBug(path.join(dir, 'src/server.ts'), /confirmation\.content\?\.confirm !== true/, 'false', () => {
+      expect(failingTests(runProjectTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
     });
   });
 
   it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
     fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
-    expect(runTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
-    withBug(dir, /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
-      expect(failing(runTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
+    expect(runProjectTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
+    withBug(path.join(dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
     });
   });
 });

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { repoRoot } from './helpers.js';
 
 const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
@@ -40,3 +41,16 @@ export function runProjectTests(root: string, files: string[]): TestOutcome[] {
 }
 
 export const failingTests = (outcomes: TestOutcome[]): string[] => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
+
+/** Applies one deliberate bug to a migrated file, runs `run`, and restores the file afterwards. */
+export function withBug(file: string, pattern: RegExp, replacement: string, run: () => void): void {
+  const good = fs.readFileSync(file, 'utf8');
+  const bad = good.replace(pattern, replacement);
+  expect(bad, `the bug ${pattern} must apply to the migrated file`).not.toBe(good);
+  fs.writeFileSync(file, bad);
+  try {
+    run();
+  } finally {
+    fs.writeFileSync(file, good);
+  }
+}
