@@ -67,7 +67,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
   const add = (point: RequestPoint): void => {
     const existing = byStatement.get(point.statement);
     if (existing) {
-      if (existing.kind === point.kind && (point.kind === 'parallel' || (point.kind === 'helper' && existing.helperCall === point.helperCall))) {
+      if (existing.kind === point.kind && (point.kind === 'parallel' || (point.kind === 'helper' && existing.kind === 'helper' && existing.helperCall === point.helperCall))) {
         for (const s of point.sites) if (!existing.sites.includes(s)) existing.sites.push(s);
         return;
       }
@@ -90,7 +90,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
         if (/allSettled/.test(all.getExpression().getText())) throw new Obstacle(`${label} is inside Promise.allSettled: per-request failure results have no MRTR equivalent`);
         const base = pointForAwaited(all, fn, label);
         if (base.then) throw new Obstacle(`${label} is in a Promise.all consumed through a .then() promise chain`);
-        add({ kind: 'parallel', ...base, sites: [site], keys: [] });
+        add({ kind: 'parallel', ...base, sites: [site], keys: [], elementNames: [] });
         continue;
       }
       add({ kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, label), sites: [site], keys: [] });
@@ -127,16 +127,16 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
       point.elementNames = names;
     }
     if (point.kind === 'helper' && point.sites.length > 1) {
-      throw new Obstacle(`helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\` makes ${point.sites.length} requests; only single-request helpers are rewritten`);
+      throw new Obstacle(`helper \`${abbreviate(point.helperCall.getExpression().getText(), 40)}\` makes ${point.sites.length} requests; only single-request helpers are rewritten`);
     }
-    checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall!.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!), true);
+    checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!), true);
   }
   return points;
 }
 
 /** Expressions evaluated as part of the point before the request goes out. */
 function pointOwnCode(point: RequestPoint): Node[] {
-  if (point.kind === 'helper') return point.helperCall!.getArguments();
+  if (point.kind === 'helper') return point.helperCall.getArguments();
   if (point.kind === 'url-throw') return [];
   return point.sites.flatMap((s) => (s.params ? [s.params] : []));
 }
@@ -406,7 +406,7 @@ function canJoin(leader: RequestPoint, next: RequestPoint, fn: Node): boolean {
   }
   for (const s of between) for (const id of s.getDescendantsOfKind(SyntaxKind.Identifier)) bound.add(id.getText());
   if (next.binding.kind !== 'declare' || !next.binding.name) return false;
-  const inputs = next.kind === 'helper' ? next.helperCall!.getArguments() : next.sites[0]!.params ? [next.sites[0]!.params] : [];
+  const inputs = next.kind === 'helper' ? next.helperCall.getArguments() : next.sites[0]!.params ? [next.sites[0]!.params] : [];
   return !inputs.some((input) => [input, ...input.getDescendants()].some((id) => Node.isIdentifier(id) && bound.has(id.getText())));
 }
 

@@ -19,14 +19,14 @@ import { nestedRoundEdit, type RoundStyle } from './emit-nested-round.js';
 import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
-import { Obstacle, type RequestPoint } from './points.js';
+import { asHelperPoint, Obstacle, type HelperPoint, type RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 import { INPUT_REQUIRED_TYPE, widenForInputRequired } from './return-type.js';
 
-export function helperCallText(point: RequestPoint, helper: HelperWork | undefined, ctx: string): string {
-  const call = point.helperCall!;
+export function helperCallText(point: HelperPoint, helper: HelperWork | undefined, ctx: string): string {
+  const call = point.helperCall;
   const args = helperArguments(call, helper);
   if (!helper?.ctxParam) args.push(ctx);
   args.push(quote(point.keys[0]!));
@@ -98,7 +98,7 @@ export function roundEdits(points: RequestPoint[], env: EmitEnv, helperRegistry:
     if (point.mergedInto?.kind === 'helper') continue;
     if (point.wrapped) {
       // Each call in its own wrapper statement: asked in place, the pending requests returned after the last wrapper.
-      const texts = wrappedGroupTexts(point, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx), style.stateSuffix);
+      const texts = wrappedGroupTexts(point, env, (p) => helperCallText(asHelperPoint(p), helperRegistry.get(asHelperPoint(p).helperFn), env.ctx), style.stateSuffix);
       const units = point.wrapped.units;
       edits.push({ start: units[0]!.getStart(), end: units[0]!.getStart(), text: `${texts.before}\n${indentOf(units[0]!)}` });
       for (const [p, lines] of texts.points) edits.push({ start: p.statement.getStart(), end: p.statement.getEnd(), text: caseScoped(p, lines, indentOf(p.statement)) });
@@ -108,7 +108,7 @@ export function roundEdits(points: RequestPoint[], env: EmitEnv, helperRegistry:
     if (point.merged && point.kind === 'helper') {
       // The group's calls are consecutive statements: one edit replaces them all.
       const group = [point, ...point.merged];
-      const text = mergedHelperLines(group, env, (p) => helperCallText(p, helperRegistry.get(p.helperFn!), env.ctx), style.stateSuffix).join(`\n${indent}`);
+      const text = mergedHelperLines(group, env, (p) => helperCallText(asHelperPoint(p), helperRegistry.get(asHelperPoint(p).helperFn), env.ctx), style.stateSuffix).join(`\n${indent}`);
       edits.push({ start: point.statement.getStart(), end: group.at(-1)!.statement.getEnd(), text });
       continue;
     }
@@ -117,7 +117,7 @@ export function roundEdits(points: RequestPoint[], env: EmitEnv, helperRegistry:
       const merged = mergedLines(point, env, style.ask);
       for (const [follower, l] of merged.followers) followerLines.set(follower, l);
       lines = merged.leader;
-    } else lines = pointLines(point, env, style.ask, style.passThrough, helperRegistry.get(point.helperFn!));
+    } else lines = pointLines(point, env, style.ask, style.passThrough, point.kind === 'helper' ? helperRegistry.get(point.helperFn) : undefined);
     edits.push({ start: point.statement.getStart(), end: point.statement.getEnd(), text: caseScoped(point, lines, indent) });
   }
   return edits;
@@ -213,7 +213,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   const resumeLines = (k: number, scoped: EmitEnv): string[] => {
     const point = work.points[k]!;
     const ask = askWithState(scoped, state, codec);
-    const lines = pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, helperRegistry.get(point.helperFn!));
+    const lines = pointLines(point, scoped, ask, (step) => `return inputRequired({ inputRequests: ${step}.inputRequests, requestState: await ${codec}.mint(${state}, ${access.ctx}) });`, (point.kind === 'helper' ? helperRegistry.get(point.helperFn) : undefined));
     return nested(k) ? [anchorText(k, lines, false)] : lines;
   };
   const n = work.points.length;
@@ -226,7 +226,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   const forward = (j: number, scoped: EmitEnv, argsDigest: string): string[] => {
     const point = work.points[j]!;
     const ask = askWithState(scoped, stateObject(j, argsDigest), codec);
-    const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn!), access.ctx) : undefined);
+    const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn), access.ctx) : undefined);
     if (!nested(j)) return transition;
     // The statement holding the request leaves on every path once the request asks (`try { ask } catch { return ... }`): nothing after it runs in this round.
     if (definitelyExits(anchors[j], point.statement)) return [anchorText(j, transition, true)];
@@ -266,7 +266,7 @@ function answerTypes(work: HandlerWork, statements: Statement[]): Map<string, st
   const knownTypes = new Map<string, string>();
   for (const point of work.points) {
     if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
-    if (point.kind === 'parallel') point.elementNames!.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
+    if (point.kind === 'parallel') point.elementNames.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
   }
   // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
   // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
@@ -398,9 +398,9 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   let lines: string[];
   if (point.kind === 'helper') {
     // An intermediate helper asks through the next one with the same context and key, and returns its input_required result through.
-    const inner = registry.get(point.helperFn!);
+    const inner = registry.get(point.helperFn);
     if (!inner) throw new Obstacle(`helper \`${helper.name}\` calls a helper that is not rewritten`);
-    const call = point.helperCall!;
+    const call = point.helperCall;
     const args = helperArguments(call, inner);
     if (!inner.ctxParam) args.push(ctx);
     args.push(key);

@@ -171,7 +171,7 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
     // `const [a, b] = await Promise.all([...])`: each element reads into its own name.
     const decl = point.binding.kind === 'declare' ? point.binding.declKind : 'const';
     answers = plans.map((plan, i) => {
-      const element = point.elementNames![i]!;
+      const element = point.elementNames[i]!;
       if (decl === 'const') return { name: element, plan };
       const name = env.names.take(`${baseName(point.keys[i]!)}Answer`);
       bind.push(`${decl} ${element} = ${name};`);

@@ -76,14 +76,14 @@ export function planHelper(fnNode: Node, sites: Site[], inner: CallPathStep[][] 
     what = `the call to helper \`${abbreviate(step.call.getExpression().getText(), 40)}\` in helper \`${name}\``;
     const base = pointForAwaited(step.call, fn, what);
     if (base.then) throw new Obstacle(`${what} is consumed through a .then() promise chain`);
-    point = { kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee };
+    point = { kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee, innerPath: [] };
   } else {
     if (site.shape === 'url-elicitation-error' || site.shape === 'completion-notifier') throw new Obstacle(`${siteLabel(site)} in helper \`${name}\` is not a request the helper can ask through`);
     what = `${siteLabel(site)} in helper \`${name}\``;
     point = { kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, what), sites: [site], keys: [] };
   }
   checkStatementPath(point.statement, fn, what);
-  const own = point.kind === 'helper' ? point.helperCall!.getArguments() : site.params ? [site.params] : [];
+  const own = point.kind === 'helper' ? point.helperCall.getArguments() : site.params ? [site.params] : [];
   const effect = firstEffect([...precedingCode(point.statement, body), ...own], fn);
   if (effect) throw new Obstacle(`helper \`${name}\` runs \`${effect.description}\` (line ${line(effect.node)}) before its request; it would repeat on every round`);
   const params = fn.getParameters();

@@ -21,7 +21,7 @@ import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
-import { Obstacle, enclosingFunction, line, siteLine, type RequestPoint } from './points.js';
+import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
 import {
@@ -396,7 +396,7 @@ function planHelpers({ works, helpers, failed, reaches, testCalls }: PlanRound):
       if (inner.length > 0) register(inner[0]!.callee, inner[0]!.call, sites, inner.slice(1));
     };
     for (const work of works.values()) {
-      for (const point of work.points) if (point.kind === 'helper') register(point.helperFn!, point.helperCall!, point.sites, point.innerPath ?? []);
+      for (const point of work.points) if (point.kind === 'helper') register(point.helperFn, point.helperCall, point.sites, point.innerPath ?? []);
     }
     for (const [fn, { sites, inner }] of sitesByHelper) {
       let reason: string | undefined;
@@ -637,7 +637,7 @@ function callerName(handler: Handler): string {
 
 /** Whether the point asks through `fn`, directly or further down its helper chain. */
 function usesHelper(point: RequestPoint, fn: Node): boolean {
-  return point.helperFn === fn || (point.innerPath ?? []).some((step) => step.callee === fn);
+  return point.kind === 'helper' && (point.helperFn === fn || point.innerPath.some((step) => step.callee === fn));
 }
 
 /** `const ok = ask ? await approve(...) : true`: the variable the statement declares. */
@@ -647,8 +647,8 @@ function declaredName(statement: Node): string | undefined {
   return decls.length === 1 && Node.isIdentifier(decls[0]!.getNameNode()) ? decls[0]!.getName() : undefined;
 }
 
-function helperNameOf(point: RequestPoint): string | undefined {
-  const callee = point.helperCall!.getExpression();
+function helperNameOf(point: HelperPoint): string | undefined {
+  const callee = point.helperCall.getExpression();
   const name = Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
 }
@@ -712,7 +712,7 @@ function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
     const bound = meaningful(b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? (b.guard ? declaredName(point.statement) : undefined) ?? helperNameOf(point) : undefined);
     if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey));
     else if (point.kind === 'helper') {
-      const helper = helpers.get(point.helperFn!);
+      const helper = helpers.get(point.helperFn);
       point.keys = [unique(bound ?? (helper ? defaultHelperKey(helper) : LEGACY_REQUESTS[point.sites[0]!.method].defaultKey))];
     } else {
       const site = point.sites[0]!;

@@ -30,20 +30,13 @@ export interface ShortCircuit {
   left: Node;
 }
 
-export interface RequestPoint {
-  kind: 'direct' | 'parallel' | 'helper' | 'url-throw';
+/** What every request point has, whatever its kind. */
+interface PointBase {
   statement: Statement;
   binding: Binding;
   sites: Site[];
-  /** For 'helper': the call in the handler and the helper function. */
-  helperCall?: CallExpression;
-  helperFn?: Node;
-  /** For 'helper': the calls from `helperFn` on down to the helper that makes the request (empty when `helperFn` makes it). */
-  innerPath?: CallPathStep[];
   /** Wire keys, one per site (assigned by the planner). */
   keys: string[];
-  /** Per-site binding names for 'parallel' (array destructuring elements). */
-  elementNames?: Array<string | undefined>;
   /** Later independent requests asked in the same round as this one (write-once form only). */
   merged?: RequestPoint[];
   /** Leader of helper calls asked in one round, each in its own wrapper statement (wrapped-rounds.ts). */
@@ -54,6 +47,41 @@ export interface RequestPoint {
   mergedInto?: RequestPoint;
   /** `await x.elicitInput(...).then(cb)`: what receives the answer gets `await (cb)(answer)`. */
   then?: Node;
+}
+
+/** One awaited request. */
+export interface DirectPoint extends PointBase {
+  kind: 'direct';
+}
+
+/** Requests awaited together in one `Promise.all`, destructured into one variable each. */
+export interface ParallelPoint extends PointBase {
+  kind: 'parallel';
+  /** Per-site binding names (array destructuring elements); empty until the points are checked. */
+  elementNames: Array<string | undefined>;
+}
+
+/** An awaited call of a helper that makes the request (itself or through further helpers). */
+export interface HelperPoint extends PointBase {
+  kind: 'helper';
+  /** The call in the handler and the helper function. */
+  helperCall: CallExpression;
+  helperFn: Node;
+  /** The calls from `helperFn` on down to the helper that makes the request (empty when `helperFn` makes it). */
+  innerPath: CallPathStep[];
+}
+
+/** `throw new UrlElicitationRequiredError([...])`. */
+export interface UrlThrowPoint extends PointBase {
+  kind: 'url-throw';
+}
+
+export type RequestPoint = DirectPoint | ParallelPoint | HelperPoint | UrlThrowPoint;
+
+/** A point of a group that only helper calls form (merged or wrapped helper rounds). */
+export function asHelperPoint(point: RequestPoint): HelperPoint {
+  if (point.kind !== 'helper') throw new Error(`expected a helper call point, got a ${point.kind} point (line ${line(point.statement)})`);
+  return point;
 }
 
 const LOOP_KINDS = new Set([

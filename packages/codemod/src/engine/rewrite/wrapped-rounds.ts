@@ -140,7 +140,7 @@ export function wrappedJoinRefusal(leader: RequestPoint, next: RequestPoint, all
     if (exit) return `the catch block at line ${line(block)} leaves with \`${exit.getText().slice(0, 40)}\` before the other answer arrives`;
   }
   // The code of the later wrapper up to its call runs in the first round without the earlier answers.
-  const before = [...precedingCode(next.statement, nextUnit), ...next.helperCall!.getArguments()];
+  const before = [...precedingCode(next.statement, nextUnit), ...next.helperCall.getArguments()];
   const effect = firstEffect(before, fn);
   if (effect) return `\`${effect.description}\` (line ${line(effect.node)}) runs before the second request and would repeat on the answer round`;
   const exit = exitsIn(precedingCode(next.statement, nextUnit));
