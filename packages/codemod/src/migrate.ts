@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { discoverFiles, type Discovery } from './discover.js';
+import { testFilesOutside } from './tests-beside.js';
 import type { FileResult, MigrateOptions, MigrationResult } from './types.js';
 import { loadRun } from './run/load.js';
 import { STAGES } from './run/stages.js';
@@ -19,14 +20,19 @@ export type { RunEnv, SourceInput, Stage } from './run/state.js';
 export async function migrateProject(paths: string[], options: MigrateOptions = {}, discovered?: Discovery, shared: Pick<RunEnv, 'libraryFiles'> = {}): Promise<MigrationResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const discovery = discovered ?? discoverFiles(paths, { cwd, ignore: options.ignore });
-  const inputs: SourceInput[] = discovery.files.map((file) => {
+  const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
+  // A project's tests outside its tsconfig (`tests/` beside `"include": ["src"]`) call the migrated
+  // code directly: files of the run, so the rewrite sees their calls of a request helper (and drives
+  // them) and the test-mock stage their mocks, instead of only finding them broken afterwards. Only
+  // those that import a file holding a request are parsed (the pre-filter keeps the others aside).
+  const testsOutside = tsconfig && fs.existsSync(tsconfig) ? testFilesOutside(tsconfig, discovery.files, { cwd, ignore: options.ignore }) : [];
+  const inputs: SourceInput[] = [...discovery.files, ...testsOutside].map((file) => {
     try {
       return { path: file, bytes: fs.readFileSync(file) };
     } catch (error) {
       return { path: file, readError: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
     }
   });
-  const tsconfig = options.tsconfig ? path.resolve(cwd, options.tsconfig) : findTsconfig(cwd, discovery.files);
   // unit tests that mock a request the run migrated are read again when the run left them out of its project
   let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true, testMocks: { read: readText }, libraryFiles: shared.libraryFiles });
   if (options.write) {

@@ -4,8 +4,9 @@
  * the upgraded module a `CallToolResult`'s `structuredContent` is `unknown` (v1: an object), so
  * their reads of it no longer typecheck: each is reported at its line with the compiler's message
  * and the changed file it imports (a flagged site: exit 1); the file of the run gets a marker, the
- * one outside it is not written. A file
- * importing the same module that still typechecks gets no entry.
+ * one outside it is not written. A test file beside the tsconfig that it does not include is a file
+ * of the run (its marker written), unless .gitignore covers it. A file importing the same module
+ * that still typechecks gets no entry.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,6 +82,10 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dir, 'tests'));
   fs.writeFileSync(path.join(dir, 'tests', 'outside.test.ts'), UNIT_TEST);
   fs.writeFileSync(path.join(dir, 'tests', 'outside-fine.spec.ts'), STILL_FINE);
+  // the same test in a folder .gitignore covers: discovery's rules apply to the files beside the tsconfig too
+  fs.mkdirSync(path.join(dir, 'generated'));
+  fs.writeFileSync(path.join(dir, 'generated', 'outside.test.ts'), UNIT_TEST);
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'generated/\n');
   result = await migrateProject(['src'], { cwd: dir });
 }, 900_000);
 
@@ -109,14 +114,21 @@ describe('importers of changed files are typechecked and reported', () => {
     expect(site!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown \(v1: an object\)/);
   });
 
-  it('a test file the tsconfig does not include is checked too, and reported the same way', () => {
+  it('a test file the tsconfig does not include is a file of the run: checked too, reported the same way, with a marker above the line', () => {
     const outside = file('tests/outside.test.ts');
     expect(outside, JSON.stringify(result.files.map((f) => f.path))).toBeDefined();
     expect(outside!.status).toBe('flagged');
-    expect(outside!.output).toBeUndefined();
     expect(outside!.sites.map((s) => [s.line, s.method])).toEqual([[5, 'type-error']]);
     expect(outside!.sites[0]!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339/);
-    expect(file('tests/outside-fine.spec.ts')).toBeUndefined();
+    const lines = outside!.output!.split('\n');
+    expect(lines[4]).toMatch(new RegExp(`^// ${TODO_MARKER}\\(the migration changed src/format\\.ts`));
+    expect([...lines.slice(0, 4), ...lines.slice(5)].join('\n')).toBe(UNIT_TEST);
+    expect(file('tests/outside-fine.spec.ts')?.sites ?? []).toEqual([]);
+    expect(file('tests/outside-fine.spec.ts')?.output ?? STILL_FINE).toBe(STILL_FINE);
+  });
+
+  it('a gitignored test folder beside the tsconfig is not looked at (discovery rules)', () => {
+    expect(file('generated/outside.test.ts')).toBeUndefined();
   });
 
   it('a file of the run the pre-filter kept aside is reported the same way, with a marker above the line and nothing else changed', () => {

@@ -10,6 +10,7 @@ import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
 import { STATE_MODULE_BASENAME, previousKeyEnv } from '../engine/rewrite/state-module.js';
+import { TEST_SETUP_BASENAME } from '../engine/test-state-key.js';
 
 export type FormatterOutcome =
   | { kind: 'ran'; tool: string; files: number }
@@ -172,6 +173,10 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       out.push(`  set ${env} to a random secret of at least ${MIN_STATE_KEY_BYTES} bytes wherever the server runs, tests included`);
       out.push(`  (e.g. ${env}=$(openssl rand -base64 48)); the server refuses to start without it, and every instance behind one endpoint needs the same value`);
       out.push(`  to rotate it, move the old value to ${previousKeyEnv(env)} (still accepted, comma-separated) and set a new ${env}`);
+      // the test-environment stage (run/test-state-key.ts): the project's vitest runs get their own random key
+      for (const setup of result.files.filter((file) => file.status === 'created' && path.basename(file.path).startsWith(`${TEST_SETUP_BASENAME}.`))) {
+        out.push(`  the project's vitest tests get a random one per run from ${rel(setup.path)} (added to test.setupFiles) when their environment has none`);
+      }
     }
     const f = options.formatter;
     if (f && f.kind !== 'none') {

@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { ts, type Project, type SourceFile } from 'ts-morph';
+import type { Project, SourceFile } from 'ts-morph';
 import type { LibraryFiles } from '../engine/library-files.js';
 import { addMarkers } from '../engine/markers.js';
 import { buildLineMap } from '../engine/line-map.js';
@@ -27,6 +27,7 @@ import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
+import { projectFileNames, testFilesBeside } from '../tests-beside.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { withTestMocksMarkedOnly } from './test-mocks.js';
@@ -52,7 +53,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
   if (changed.size === 0) return;
-  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits);
+  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits, { cwd: state.options.cwd, ignore: state.options.ignore });
   if (candidates.length === 0) return;
   const cwd = state.options.cwd ?? process.cwd();
   // Two more programs over the candidates and everything they import, beside the run's own project:
@@ -151,7 +152,7 @@ function changedOutputs(results: Map<string, FileResult>): Map<string, string> {
  * Files changed after verify, and every unchanged project or run file (not a declaration, not in
  * node_modules) with a relative import of a changed file.
  */
-function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>): Candidate[] {
+function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>, discovery: { cwd?: string; ignore?: string[] }): Candidate[] {
   const known = new Set(changed.keys());
   const out: Candidate[] = [];
   for (const filePath of lateEdits) {
@@ -160,7 +161,7 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
     out.push({ path: filePath, before: file.original, after: file.output, imports: relativeImports(filePath, file.original, known) });
   }
   const seen = new Set([...changed.keys(), ...out.map((c) => c.path)]);
-  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys(), ...testFilesBeside(tsconfig)])].sort()) {
+  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys(), ...testFilesBeside(tsconfig, discovery)])].sort()) {
     if (seen.has(filePath) || filePath.includes(`${path.sep}node_modules${path.sep}`) || /\.d\.[cm]?ts$/.test(filePath)) continue;
     const result = results.get(filePath);
     if (result && (result.status === 'failed' || result.status === 'skipped')) continue;
@@ -170,41 +171,6 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
     if (imports.length > 0) out.push({ path: filePath, before: text, after: text, imports });
   }
   return out;
-}
-
-/** Folders a test file is not looked for in: installed, generated and tool output. */
-const NOT_SOURCE_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'lib', 'coverage', '.git', '.turbo', '.next']);
-const TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/;
-const MAX_TEST_FILES = 2000;
-
-/**
- * TypeScript test files under the tsconfig's folder, whether the tsconfig includes them or not: a
- * project's tests often sit outside its `include` (`"include": ["src"]`, tests run by vitest or
- * jest from `tests/`), and they are the files that call a migrated function directly.
- */
-function testFilesBeside(tsconfig: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 8 || found.length >= MAX_TEST_FILES) return;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.isDirectory() && !NOT_SOURCE_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path.join(dir, entry.name), depth + 1);
-      else if (entry.isFile() && TEST_FILE.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) found.push(path.join(dir, entry.name));
-    }
-  };
-  walk(path.dirname(path.resolve(tsconfig)), 0);
-  return found;
-}
-
-/** The files of the tsconfig (none for a solution-style one with only references). */
-function projectFileNames(tsconfig: string): string[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  return (parsed?.fileNames ?? []).map((f) => path.resolve(f));
 }
 
 /**

@@ -17,6 +17,7 @@ import { findSuppressionComments, suppressionOf } from '../engine/suppressions.j
 import { detectProjectType, isV1Source, upgradeV1Source } from '../engine/upgrade.js';
 import { requiresV1Sdk } from '../engine/v1-commonjs.js';
 import { v1OnlyApiUses } from '../engine/v1-only-api.js';
+import { looksLikeTestFile } from '../engine/test-mocks/find.js';
 import { lineCount, loadFile } from './load.js';
 import { addRunMarkers } from './markers.js';
 import { fileResultsStage, summaryStage } from './result.js';
@@ -24,6 +25,7 @@ import { rewriteStage } from './rewrite.js';
 import type { LoadedFile, RunState, Stage } from './state.js';
 import { importersCheckStage } from './importers-check.js';
 import { testMocksStage } from './test-mocks.js';
+import { testStateKeyStage } from './test-state-key.js';
 import { verifyStage } from './verify-stage.js';
 
 export const STAGES: readonly Stage[] = [
@@ -37,6 +39,7 @@ export const STAGES: readonly Stage[] = [
   { name: 'file results', run: fileResultsStage },
   { name: 'test mocks', run: testMocksStage },
   { name: 'importers check', run: importersCheckStage },
+  { name: 'test state key', run: testStateKeyStage },
   { name: 'package.json and summary', run: summaryStage },
 ];
 
@@ -153,8 +156,10 @@ export function reachStage(state: RunState): void {
 export function servingStage(state: RunState): void {
   const { loaded, serving } = state;
   // capability checks that read the session: with them, switching the hosting would silently turn
-  // their features off for 2026-07-28 clients (capability-guards.ts)
-  const sessionReads = loaded.filter((f) => !f.failed).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd()));
+  // their features off for 2026-07-28 clients (capability-guards.ts). A test's reads are not served
+  // by the hosting: they ask a fake or a server the test connects itself (the driver written into a
+  // test file reads its fake's getClientCapabilities()).
+  const sessionReads = loaded.filter((f) => !f.failed && !looksLikeTestFile(f.path, f.source.body)).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd()));
   const sitesOf = sitesAsTheyStand(state);
   for (const file of loaded) {
     if (file.failed) continue;

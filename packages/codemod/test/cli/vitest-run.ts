@@ -22,10 +22,14 @@ export function freshProjectFrom(project: string, prefix: string): string {
   return root;
 }
 
-/** Every test's outcome by title, for the given test files (all when empty). */
-export function runProjectTests(root: string, files: string[]): TestOutcome[] {
+/**
+ * Every test's outcome by title, for the given test files (all when empty). `set`: variables to set
+ * in the tests' environment, or (undefined) to leave out of it.
+ */
+export function runProjectTests(root: string, files: string[], set: Record<string, string | undefined> = {}): TestOutcome[] {
   const out = path.join(root, `.vitest-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
+  const inherited = Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && !(k in set));
+  const env = Object.fromEntries([...inherited, ...Object.entries(set).filter(([, v]) => v !== undefined)]);
   const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, ...files], {
     cwd: root,
     encoding: 'utf8',

@@ -34,8 +34,8 @@ function recorder(seen: Seen[], stage: Stage): Stage {
 }
 
 describe('the stages of a run', () => {
-  it('are, in order: upgrade, find, reach, rewrite, serving, verify, markers, file results, test mocks, importers check, package.json and summary', () => {
-    expect(STAGES.map((s) => s.name)).toEqual(['upgrade', 'find', 'reach', 'rewrite', 'serving', 'verify', 'markers', 'file results', 'test mocks', 'importers check', 'package.json and summary']);
+  it('are, in order: upgrade, find, reach, rewrite, serving, verify, markers, file results, test mocks, importers check, test state key, package.json and summary', () => {
+    expect(STAGES.map((s) => s.name)).toEqual(['upgrade', 'find', 'reach', 'rewrite', 'serving', 'verify', 'markers', 'file results', 'test mocks', 'importers check', 'test state key', 'package.json and summary']);
   });
 
   it('run in list order, each on the state the earlier ones left', async () => {

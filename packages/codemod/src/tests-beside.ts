@@ -1,0 +1,33 @@
+/**
+ * TypeScript test files beside a tsconfig that it does not include: a project's tests often sit
+ * outside its `include` (`"include": ["src"]`, tests in `tests/` run by vitest or jest, which
+ * transpile them on their own), and they are the files that call a migrated function directly.
+ * Found with discovery's own rules (`.gitignore`, build output and `node_modules` left out,
+ * symlinks not followed, unreadable folders skipped).
+ */
+import path from 'node:path';
+import { ts } from 'ts-morph';
+import { discoverFiles, type DiscoverOptions } from './discover.js';
+
+const TYPESCRIPT_TEST_FILE = /\.(test|spec)\.[cm]?tsx?$/;
+
+/**
+ * Test files under the tsconfig's folder, whether the tsconfig includes them or not; `options.ignore`
+ * globs are relative to `options.cwd`, as the run's own.
+ */
+export function testFilesBeside(tsconfig: string, options: Pick<DiscoverOptions, 'cwd' | 'ignore'> = {}): string[] {
+  const dir = path.dirname(path.resolve(tsconfig));
+  return discoverFiles([dir], { cwd: options.cwd ?? dir, ignore: options.ignore }).files.filter((f) => TYPESCRIPT_TEST_FILE.test(path.basename(f)));
+}
+
+/** The test files beside the tsconfig that neither it nor `known` (the run's own files) holds. */
+export function testFilesOutside(tsconfig: string, known: Iterable<string>, options: Pick<DiscoverOptions, 'cwd' | 'ignore'> = {}): string[] {
+  const held = new Set([...projectFileNames(tsconfig), ...known]);
+  return testFilesBeside(tsconfig, options).filter((f) => !held.has(f));
+}
+
+/** The files of the tsconfig (none for a solution-style one with only references). */
+export function projectFileNames(tsconfig: string): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  return (parsed?.fileNames ?? []).map((f) => path.resolve(f));
+}
