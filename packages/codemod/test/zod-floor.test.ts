@@ -2,7 +2,8 @@
  * A v1 project still on zod 3: v2 types registration schemas with zod >= 4.2, so with its own zod
  * every upgraded registration would miss the overloads. The run analyses it with the v2 server's
  * zod and raises package.json's zod to that range; what zod 4 rejects in its code is flagged at its
- * line with that cause. The same project on zod 4 migrates cleanly.
+ * line with that cause. The same project on zod 4 migrates cleanly. A zod 3 project whose
+ * registrations pass their schemas loosely typed compiles on v2 with zod 3: its zod stays.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,8 +48,34 @@ export function registerReset(server: McpServer) {
 
 const dirs: string[] = [];
 
+// A table of tools registered in a loop, the schema passed as `any` (nothing typed from zod reaches
+// registerTool), beside zod 3 code that zod 4 rejects.
+const TABLE_TOOLS = `import { z } from 'zod';
+
+export const Labels = z.record(z.string());
+
+export const tools = [{ name: 'label', description: 'Labels a note', schema: { labels: Labels } }];
+`;
+
+const TABLE_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { tools } from './tools.js';
+
+export function createServer() {
+  const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  for (const tool of tools) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema as any }, async () => {
+      const answer = await server.server.elicitInput({ message: \`Run \${tool.name}?\`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      return { content: [{ type: 'text', text: answer.action }] };
+    });
+  }
+  return server;
+}
+`;
+
+const NOTES_FILES = { 'tool.ts': TOOL, 'reset.ts': RESET };
+
 /** A project whose node_modules is this repository's, with `zod` taken from `zodPackage`. */
-async function migrateWithZod(zodPackage: string): Promise<MigrationResult> {
+async function migrateWithZod(zodPackage: string, files: Record<string, string> = NOTES_FILES): Promise<MigrationResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-zod-'));
   dirs.push(dir);
   fs.mkdirSync(path.join(dir, 'src'));
@@ -60,8 +87,7 @@ async function migrateWithZod(zodPackage: string): Promise<MigrationResult> {
   fs.symlinkSync(path.join(REPO, 'node_modules', zodPackage), path.join(dir, 'node_modules', 'zod'), 'dir');
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'zod-floor', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '^1.24.0', zod: '^3.23.0' } }, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'src', 'tool.ts'), TOOL);
-  fs.writeFileSync(path.join(dir, 'src', 'reset.ts'), RESET);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, 'src', name), text);
   return migrateProject(['src'], { cwd: dir });
 }
 
@@ -85,6 +111,18 @@ describe('a project on zod 3', () => {
     expect(typeErrors.map((s) => [result.files.find((f) => f.sites.includes(s))!.path.endsWith('tool.ts'), s.line, s.snippet])).toEqual([[true, 5, 'export const Labels = z.record(z.string());']]);
     expect(typeErrors[0]!.reason).toMatch(/^the v1-to-v2 upgrade leaves a type error here: TS\d+: .*\(zod 4 rejects this zod 3 code: package.json's zod is raised to \^4\.2\.0 because the project's zod 3\.25\.76 is older than v2's schema types need/);
     expect(typeErrors[0]!.advice).toBe("rewrite this use for zod 4's API (the project's code was written for zod 3.25.76)");
+  });
+
+  it('whose registrations pass their schemas as any keeps its zod: nothing of zod 3 breaks v2, and its zod 3 code is not analysed with zod 4', async () => {
+    const result = await migrateWithZod('zod-v3', { 'tools.ts': TABLE_TOOLS, 'server.ts': TABLE_SERVER });
+    const sites = result.files.flatMap((f) => f.sites);
+    expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => s.status)).toEqual(['migrated']);
+    expect(sites.filter((s) => s.method === 'type-error')).toEqual([]);
+    const [change] = result.packageJsonChanges;
+    expect(change!.removed.zod).toBeUndefined();
+    expect(change!.added.zod).toBeUndefined();
+    expect(JSON.parse(change!.output).dependencies.zod).toBe('^3.23.0');
+    expect(change!.notes ?? []).not.toContainEqual(expect.stringMatching(/^zod /));
   });
 
   it('the same project on zod 4 migrates with no type error', async () => {

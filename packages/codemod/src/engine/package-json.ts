@@ -12,7 +12,7 @@ import { LEGACY_SDK_PACKAGE, TARGET_SERVER_PACKAGE, TARGET_SERVER_VERSION, V2_PA
 import type { PackageJsonChange } from '../types.js';
 import { discoverFiles } from '../discover.js';
 import { looksLikeTestFile } from './test-mocks/index.js';
-import { zodBelowFloor, zodFloorCause } from './zod-floor.js';
+import { zodBelowFloor, zodFloorCause, type ZodFloor } from './zod-floor.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
 
@@ -47,7 +47,8 @@ function v1ImportersOutside(manifestPath: string, inRun: ReadonlySet<string>): s
   return found;
 }
 
-export function planPackageJsonChanges(files: Array<{ path: string; text: string }>, inRun: ReadonlySet<string> = new Set(files.map((f) => f.path))): PackageJsonChange[] {
+/** `zodRaised`: the run raised the project's zod (run/zod-raise.ts), its code analysed with v2's. */
+export function planPackageJsonChanges(files: Array<{ path: string; text: string }>, inRun: ReadonlySet<string> = new Set(files.map((f) => f.path)), zodRaised?: ZodFloor): PackageJsonChange[] {
   const owned = new Map<string, Array<{ path: string; text: string }>>();
   const cache = new Map<string, string | undefined>();
   for (const file of files) {
@@ -94,7 +95,7 @@ export function planPackageJsonChanges(files: Array<{ path: string; text: string
       const onlyTests = owners.filter((f) => usedV2Packages([f.text]).includes(name)).every((f) => looksLikeTestFile(f.path, f.text));
       addedTo[name] = onlyTests ? 'devDependencies' : section;
     }
-    const zod = zodBump(json, manifestPath, usedV2Packages(texts));
+    const zod = zodRaised ? zodBump(json, manifestPath, usedV2Packages(texts)) : undefined;
     if (zod) {
       removed.zod = zod.from;
       notes.push(zod.note);
@@ -131,9 +132,11 @@ interface ZodBump {
 }
 
 /**
- * zod raised to the range the v2 server declares when the migrated texts load the server and the
- * installed zod is below it: v2 types registerTool/registerPrompt schemas with that zod, so a zod 3
- * schema misses every overload. The run analysed and verified the code with that zod (zod-floor.ts).
+ * zod raised to the range the v2 server declares when the run raised it (a registration of the
+ * upgraded code does not compile on v2 with the project's zod, run/zod-raise.ts), the migrated texts
+ * load the server and the installed zod is below it: v2 types registerTool/registerPrompt schemas
+ * with that zod, so a zod 3 schema misses every overload. The run analysed and verified the code
+ * with that zod (zod-floor.ts).
  */
 function zodBump(json: Record<string, unknown>, manifestPath: string, used: string[]): ZodBump | undefined {
   if (!used.includes(TARGET_SERVER_PACKAGE)) return undefined;

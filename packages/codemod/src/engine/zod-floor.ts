@@ -5,16 +5,19 @@
  * its handler's arguments become `unknown`, errors no edit of ours can repair: the project has to
  * upgrade zod. Such an error says so, with both versions, instead of only the compiler's message.
  *
- * A run that moves such a project to v2 does that upgrade itself when it can: the project's own
- * imports of zod resolve to the v2 server's zod (`lentZodResolution`, as the v2 packages are lent
- * from the codemod's installation), so the code is analysed and verified as it will compile after
- * package.json's zod is bumped to the server's range (`zodBump`, package-json.ts). Then the cause
- * above no longer applies (`floorCauseApplies`); what zod 4 rejects in the project's own code is
- * left for verify and the upgrade's type errors to show.
+ * A run that moves such a project to v2 does that upgrade itself when it can and when the upgraded
+ * registrations need it (`registrationSchemaErrors`, decided by run/zod-raise.ts): a registration
+ * whose schema is typed loosely (`inputSchema: shape as any`) compiles on v2 with zod 3, and zod 4
+ * would only break the project's other zod code. Raised, the project's own imports of zod resolve
+ * to the v2 server's zod (`lentZodResolution`, as the v2 packages are lent from the codemod's
+ * installation), so the code is analysed and verified as it will compile after package.json's zod
+ * is bumped to the server's range (`zodBump`, package-json.ts). Then the cause above no longer
+ * applies (`floorCauseApplies`); what zod 4 rejects in the project's own code is reported by
+ * run/zod-api-errors.ts.
  */
 import fs from 'node:fs';
 import semver from 'semver';
-import { Node, SyntaxKind, type SourceFile, type ts } from 'ts-morph';
+import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import { REGISTRATION_APIS, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { resolveAsServerDependency, serverDependencyVersions } from './own-packages.js';
 
@@ -70,6 +73,32 @@ function isRegistration(node: Node): boolean {
 /** Whether the error at `start` lies in a registration call (its schemas or its handler) of a file that imports zod. */
 export function inZodRegistration(sourceFile: SourceFile, start: number): boolean {
   return importsZod(sourceFile) && (sourceFile.getDescendantAtPos(start)?.getAncestors().some(isRegistration) ?? false);
+}
+
+/**
+ * The type errors of the registration calls in `sourceFile` that lie in their schema arguments
+ * (not in the callee, not inside a function passed to the call: the handler) and come from zod:
+ * the file imports zod or the compiler's message names a zod type. Run on the upgraded code
+ * with the project's own zod, they are what a zod below v2's floor breaks.
+ */
+export function registrationSchemaErrors(sourceFile: SourceFile): ts.Diagnostic[] {
+  const calls = sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression).filter(isRegistration);
+  if (calls.length === 0) return [];
+  let diagnostics: readonly ts.Diagnostic[];
+  try {
+    diagnostics = sourceFile.getProject().getProgram().compilerObject.getSemanticDiagnostics(sourceFile.compilerNode);
+  } catch {
+    return [];
+  }
+  const fromZod = importsZod(sourceFile);
+  return diagnostics.filter((d) => {
+    if (d.category !== ts.DiagnosticCategory.Error || d.start === undefined) return false;
+    const start = d.start;
+    const call = calls.find((c) => start >= c.getExpression().getEnd() && start < c.getEnd());
+    if (!call) return false;
+    if (call.getArguments().some((a) => (Node.isArrowFunction(a) || Node.isFunctionExpression(a)) && start >= a.getStart() && start < a.getEnd())) return false;
+    return fromZod || /\bzod\b|\bZod[A-Z]/.test(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  });
 }
 
 /** Whether the file imports zod and registers tools, prompts or resources (whose schemas v2 types with zod 4). */

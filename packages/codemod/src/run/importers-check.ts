@@ -27,6 +27,7 @@ import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
+import type { ZodFloor } from '../engine/zod-floor.js';
 import { projectFileNames, testFilesBeside } from '../tests-beside.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
@@ -48,7 +49,7 @@ interface Candidate {
   imports: string[];
 }
 
-export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits' | 'libraryFiles'> & Partial<Pick<RunState, 'beforeTestMocks'>>): void {
+export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits' | 'libraryFiles'> & Partial<Pick<RunState, 'beforeTestMocks' | 'zodRaised'>>): void {
   const { env, results, typeChecked } = state;
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
@@ -66,7 +67,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     }
     return;
   }
-  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles);
+  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles, state.zodRaised);
   for (const checkedCandidate of candidates) {
     let candidate = checkedCandidate;
     let errors = found.get(candidate.path);
@@ -178,19 +179,20 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
  * Two programs of their own (the run's project holds the nodes the report still points at), each
  * resolving the candidates' imports in full.
  */
-function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>, libraryFiles: LibraryFiles): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
+function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>, libraryFiles: LibraryFiles, lentZod: ZodFloor | undefined): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
   // both programs resolve the imports of the candidates and of the changed files in full, so that
   // a type reaching a candidate through a changed file is the same in both but for the change
   const roots = new Set([...candidates.map((c) => c.path), ...changed.keys()]);
-  const before = programOver(tsconfig, roots, libraryFiles, new Map(candidates.map((c) => [c.path, c.before])));
+  // both with the zod the run analysed with: what a raised zod breaks is zod-api-errors.ts's to report
+  const before = programOver(tsconfig, roots, libraryFiles, lentZod, new Map(candidates.map((c) => [c.path, c.before])));
   const beforeKeys = new Map(candidates.map((c) => [c.path, typeErrors(before.getSourceFileOrThrow(c.path)).map((e) => e.key)]));
-  const after = programOver(tsconfig, roots, libraryFiles, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
+  const after = programOver(tsconfig, roots, libraryFiles, lentZod, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
   return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after, beforeKeys };
 }
 
-function programOver(tsconfig: string, roots: ReadonlySet<string>, libraryFiles: LibraryFiles, texts: Map<string, string>): Project {
+function programOver(tsconfig: string, roots: ReadonlySet<string>, libraryFiles: LibraryFiles, lentZod: ZodFloor | undefined, texts: Map<string, string>): Project {
   const files = new ProjectFiles();
-  const project = createProject(tsconfig, files.host, roots, libraryFiles);
+  const project = createProject(tsconfig, files.host, roots, libraryFiles, lentZod);
   for (const [filePath, text] of texts) files.addSourceFile(project, filePath, text, scriptKindOf(filePath));
   return project;
 }

@@ -17,7 +17,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { sliceLargeSource } from '../engine/slice.js';
 import { decodeSource, splitSource } from '../engine/source-text.js';
 import { WorkspacePackages } from '../engine/workspace-packages.js';
-import { lentZodResolution, zodBelowFloor } from '../engine/zod-floor.js';
+import { lentZodResolution, type ZodFloor } from '../engine/zod-floor.js';
 import type { FileResult, MigrateOptions } from '../types.js';
 import type { DecodedInput, LoadedFile, RunEnv, RunState, SourceInput } from './state.js';
 import { firstSyntaxError } from './verify.js';
@@ -47,7 +47,8 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     results,
     typeChecked,
     ctx: { typeChecked },
-    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, libraryFiles, workspaces),
+    // the project's own zod until the upgraded registrations show they need v2's (run/zod-raise.ts)
+    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, libraryFiles, undefined, workspaces),
     projectFiles,
     libraryFiles,
     selection,
@@ -123,13 +124,16 @@ export function loadFile(state: RunState, d: DecodedInput): LoadedFile | undefin
 
 /**
  * The run's ts-morph project: typed through `tsconfig` (resolution as the comments below say), else
- * syntactic; its declaration files come from (and go to) `libraryFiles`.
+ * syntactic; its declaration files come from (and go to) `libraryFiles`. With `lentZod` (the run
+ * raises the project's zod, run/zod-raise.ts) the project's imports of zod resolve to the v2
+ * server's zod; without it to the project's own.
  */
 export function createProject(
   tsconfig: string | undefined,
   fileSystem: FileSystemHost,
   mcpFiles: ReadonlySet<string>,
   libraryFiles: LibraryFiles,
+  lentZod: ZodFloor | undefined,
   workspaces: WorkspacePackages = tsconfig ? WorkspacePackages.find(path.dirname(tsconfig)) : new WorkspacePackages(undefined, []),
 ): Project {
   if (tsconfig) {
@@ -141,7 +145,6 @@ export function createProject(
     // program (10,000-file bench tree: 3.2 GB, find stage 4 s -> 30 s).
     const fullResolution = new Set([...mcpFiles].map(standardPath));
     const projectDirectory = path.dirname(tsconfig);
-    const zodFloor = zodBelowFloor(projectDirectory);
     let project: Project | undefined = undefined;
     project = new Project({
       tsConfigFilePath: tsconfig,
@@ -165,10 +168,10 @@ export function createProject(
             }
             // the project's own packages first; the v2 packages it has not installed yet from the
             // codemod's, and their dependencies as the project's install will resolve them
-            // a project's zod below v2's floor: its own schemas are built with the server's zod,
-            // as after package.json's bump (zod-floor.ts)
+            // a project's zod the run raises: its own schemas are built with the server's zod, as
+            // after package.json's bump (zod-floor.ts)
             const resolved =
-              (inDependency ? undefined : lentZodResolution(name, zodFloor, options, host, projectDirectory)) ??
+              (inDependency ? undefined : lentZodResolution(name, lentZod, options, host, projectDirectory)) ??
               resolveLentDependency(name, containingFile, options, host, projectDirectory) ??
               ts.resolveModuleName(name, containingFile, options, host).resolvedModule ??
               resolveOwnPackage(name, options, host);

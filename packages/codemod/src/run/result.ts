@@ -94,13 +94,14 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
 }
 
 /** The run's `MigrationResult`: the files in path order, package.json changes, the summary. */
-export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'env' | 'result'>): void {
+export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'env' | 'result'> & Partial<Pick<RunState, 'zodRaised'>>): void {
   const { results, fileByPath } = state;
   const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const packageJsonChanges: PackageJsonChange[] = state.env.manifests
     ? planPackageJsonChanges(
         files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
         new Set(files.map((f) => f.path)),
+        state.zodRaised,
       )
     : [];
   state.result = { summary: summarize(files), files, packageJsonChanges };

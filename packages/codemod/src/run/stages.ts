@@ -27,6 +27,7 @@ import { importersCheckStage } from './importers-check.js';
 import { testMocksStage } from './test-mocks.js';
 import { testStateKeyStage } from './test-state-key.js';
 import { verifyStage } from './verify-stage.js';
+import { raiseZodWhereRegistrationsNeedIt } from './zod-raise.js';
 
 export const STAGES: readonly Stage[] = [
   { name: 'upgrade', run: upgradeStage },
@@ -43,11 +44,12 @@ export const STAGES: readonly Stage[] = [
   { name: 'package.json and summary', run: summaryStage },
 ];
 
-/** v1 files through the official @modelcontextprotocol/codemod transforms. */
+/** Whether the upgraded registrations need zod raised (run/zod-raise.ts); then v1 files through the official @modelcontextprotocol/codemod transforms. */
 export function upgradeStage(state: RunState): void {
   const { options, env } = state;
   const manifest = options.upgradeV1 !== false && env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
   state.projectType = detectProjectType(manifest, state.loaded.map((f) => f.source.body));
+  raiseZodWhereRegistrationsNeedIt(state);
   upgradeFiles(state, state.loaded);
 }
 

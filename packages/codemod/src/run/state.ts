@@ -16,6 +16,7 @@ import type { DecodedSource } from '../engine/source-text.js';
 import type { SuppressionComment } from '../engine/suppressions.js';
 import type { ProjectType } from '../engine/upgrade.js';
 import type { V1OnlyUse } from '../engine/v1-only-api.js';
+import type { ZodFloor } from '../engine/zod-floor.js';
 import type { FileResult, MigrateOptions, MigrationResult } from '../types.js';
 import type { TypeError } from './type-error.js';
 
@@ -108,7 +109,13 @@ export interface RunState {
   /** Types resolve (a tsconfig and the v2 server package): the find and verify stages use the checker. */
   typeChecked: boolean;
   ctx: FindContext;
+  /** The one project of the run (built again before the upgrade when the run raises zod: run/zod-raise.ts). */
   project: Project;
+  /**
+   * Set when the run raises the project's zod to v2's range (run/zod-raise.ts): its imports of zod
+   * resolve to the server's zod from then on, and package.json's zod is bumped.
+   */
+  zodRaised?: ZodFloor;
   projectFiles: ProjectFiles;
   libraryFiles: LibraryFiles;
   selection: PrefilterResult;

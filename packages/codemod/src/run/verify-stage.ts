@@ -58,7 +58,7 @@ export function verifyStage(state: RunState): void {
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
   holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
-  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles), zodFloor);
+  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised), zodFloor);
   addZodApiErrors(state);
 }
 

@@ -1,16 +1,14 @@
 /**
- * What zod 4 rejects in a project written for zod 3. When the project's zod is below v2's floor,
- * the run analyses its code with the v2 server's zod 4 and package.json's zod is bumped to the
- * server's range (zod-floor.ts, package-json.ts). Code using zod 3 API that zod 4 changed
+ * What zod 4 rejects in a project written for zod 3. When the run raises the project's zod
+ * (run/zod-raise.ts), it analyses its code with the v2 server's zod 4 and package.json's zod is
+ * bumped to the server's range (zod-floor.ts, package-json.ts). Code using zod 3 API that zod 4 changed
  * (`z.record(valueSchema)`, `error.errors`, ...) then fails to compile in the project's own files,
  * changed by the run or not; the comparison with the original text cannot see it (the original is
  * analysed with zod 4 too), so each such error at a zod API use is reported here, at its line.
  */
-import path from 'node:path';
-import { Node, ts } from 'ts-morph';
-import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { Node } from 'ts-morph';
 import { buildLineMap } from '../engine/line-map.js';
-import { zodBelowFloor, zodFloorCause, zodLent, type ZodFloor } from '../engine/zod-floor.js';
+import { zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 import type { LoadedFile, RunState } from './state.js';
 import type { TypeError } from './type-error.js';
 import { typeErrors } from './verify.js';
@@ -18,13 +16,9 @@ import { typeErrors } from './verify.js';
 const ZOD_DECLARATION = /[\\/]node_modules[\\/]zod[\\/]/;
 
 export function addZodApiErrors(state: RunState): void {
-  if (!state.typeChecked || !state.env.tsconfig) return;
-  const projectDirectory = path.dirname(state.env.tsconfig);
-  const floor = zodBelowFloor(projectDirectory);
-  if (!floor || !zodLent(floor, projectDirectory)) return;
+  const floor = state.zodRaised;
+  if (!state.typeChecked || !floor) return;
   const live = state.loaded.filter((f) => !f.failed);
-  // only a run that moves the project to v2 bumps zod
-  if (!live.some((f) => loadsServer(f.sourceFile.getFullText()))) return;
   for (const file of live) {
     if (!file.sourceFile.getImportDeclarations().some((d) => /^zod(\/|$)/.test(d.getModuleSpecifierValue()))) continue;
     const known = new Set((state.upgradeErrors.get(file.path) ?? []).map((e) => e.start));
@@ -42,11 +36,6 @@ function zodCause(floor: ZodFloor): Pick<TypeError, 'cause' | 'advice'> {
     cause: `zod 4 rejects this zod 3 code: package.json's zod is raised to ${floor.range} because ${zodFloorCause(floor)}`,
     advice: `rewrite this use for zod 4's API (the project's code was written for zod ${floor.installed})`,
   };
-}
-
-function loadsServer(text: string): boolean {
-  if (!text.includes(TARGET_SERVER_PACKAGE)) return false;
-  return ts.preProcessFile(text, true, true).importedFiles.some((f) => f.fileName === TARGET_SERVER_PACKAGE || f.fileName.startsWith(`${TARGET_SERVER_PACKAGE}/`));
 }
 
 /** Whether the error lies in an expression that reads a zod API: a member declared by zod, or a member of a zod type. */
