@@ -9,13 +9,16 @@
  * - a zod raw shape typed `z.ZodRawShape` passed where v2 expects a schema object
  *   (`inputSchema: shape`) is wrapped: `inputSchema: z.object(shape)`;
  * - tool definitions of a low-level `tools/list` handler written as object literals are typed
- *   `ListToolsResult` / `Tool[]` (`upgrade-list-results.ts`).
+ *   `ListToolsResult` / `Tool[]` (`upgrade-list-results.ts`);
+ * - the project's own wrapper of `server.tool` (the bound original and the replaced member) follows
+ *   the calls' rename to `registerTool` (`upgrade-wrapped-registration.ts`).
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/state-module.js';
 import { typeToolListResults } from './upgrade-list-results.js';
+import { renameWrappedRegistrations } from './upgrade-wrapped-registration.js';
 
 /** v1 handler-context properties and where v2's `ServerContext` has them. */
 export const CONTEXT_PROPERTIES: Record<string, string> = {
@@ -39,6 +42,7 @@ export function repairUpgrade(sourceFile: SourceFile): string[] {
   notes.push(...repairContextParameters(sourceFile));
   notes.push(...wrapRawShapes(sourceFile));
   notes.push(...typeToolListResults(sourceFile));
+  notes.push(...renameWrappedRegistrations(sourceFile));
   return notes;
 }
 
