@@ -13,6 +13,7 @@ import { awaitedRequest } from './timeout.js';
 import { lostFailureFallback } from './fail-open.js';
 import { joinWrapped, wrappedJoinRefusal } from './wrapped-rounds.js';
 import { pathGroups, planNestedRound, type NestedRound } from './nested-round.js';
+import type { LiveVar } from './live.js';
 import {
   Obstacle,
   arrayBindingNames,
@@ -43,6 +44,11 @@ export interface HandlerWork {
   /** Write-once form: rounds that resume inside a nested block after effects (nested-round.ts). */
   nested?: NestedRound[];
   sites: Site[];
+  /**
+   * The locals each round carries, computed at planning (emit-checks.ts) for emit: phases, one
+   * list per point; loop, the loop's; write-once, one per nested round.
+   */
+  live?: LiveVar[][];
 }
 
 export function functionWithBody(fn: Node, what: string): { fn: FunctionWithBody; body: Block } {

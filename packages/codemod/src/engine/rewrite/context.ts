@@ -7,7 +7,7 @@ import { Node, SyntaxKind, type ParameterDeclaration } from 'ts-morph';
 import { RESOURCE_TEMPLATE_CLASS } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
 import { Obstacle, line } from './points.js';
-import type { NameAllocator } from './emit.js';
+import { unplanned, type NameAllocator } from './emit.js';
 import type { TextEdit } from '../text-edits.js';
 import { unwrapExpression } from '../find/resolve.js';
 
@@ -57,14 +57,34 @@ function isInlineCallback(fn: Node): boolean {
 /** v1 context members that only served the legacy requests being rewritten away. */
 const LEGACY_ONLY_CONTEXT_MEMBERS = new Set(['sendRequest']);
 
-export function contextAccess(
-  handler: Handler,
-  fn: Node & { getParameters(): ParameterDeclaration[]; getBody(): Node | undefined },
-  names: NameAllocator,
-  ts: boolean,
-  needArgs: boolean,
-  siteCount: number,
-): ContextAccess {
+type FunctionWithParameters = Node & { getParameters(): ParameterDeclaration[]; getBody(): Node | undefined };
+
+/**
+ * Why the context parameter cannot be given to `fn` (planning checks this before emit,
+ * emit-checks.ts), or undefined. A destructured context is taken only when its members all served
+ * the legacy requests (`{ sendRequest }`) and each use of them is one of the `siteCount` sites.
+ */
+export function contextObstacle(handler: Handler, fn: FunctionWithParameters, siteCount: number): string | undefined {
+  const params = fn.getParameters();
+  const existing = params[contextIndex(handler)];
+  if (existing) {
+    const nameNode = existing.getNameNode();
+    if (Node.isIdentifier(nameNode)) return undefined;
+    const elements = Node.isObjectBindingPattern(nameNode) ? nameNode.getElements() : [];
+    const onlyLegacy = elements.length > 0 && elements.every((e) => !e.getPropertyNameNode() && !e.getInitializer() && LEGACY_ONLY_CONTEXT_MEMBERS.has(e.getName()));
+    const uses = elements.reduce((n, e) => n + (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === e.getName()).length ?? 0), 0);
+    if (!onlyLegacy || uses !== siteCount) return `the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`;
+    return undefined;
+  }
+  const last = params[params.length - 1];
+  if (last?.isRestParameter()) return 'the handler takes a rest parameter; cannot add the context parameter';
+  if (!last && !fn.getFirstChildByKind(SyntaxKind.OpenParenToken)) return 'the handler has no parameter list to add the context parameter to';
+  return undefined;
+}
+
+export function contextAccess(handler: Handler, fn: FunctionWithParameters, names: NameAllocator, ts: boolean, needArgs: boolean, siteCount: number): ContextAccess {
+  const obstacle = contextObstacle(handler, fn, siteCount);
+  if (obstacle) unplanned(obstacle);
   const params = fn.getParameters();
   const index = contextIndex(handler);
   const edits: TextEdit[] = [];
@@ -75,12 +95,8 @@ export function contextAccess(
     const nameNode = existing.getNameNode();
     if (Node.isIdentifier(nameNode)) ctx = nameNode.getText();
     else {
-      // `async (args, { sendRequest }) => ...`: when the destructured members only made the legacy
-      // requests (each use is a site this rewrite replaces), the parameter becomes `ctx`.
-      const elements = Node.isObjectBindingPattern(nameNode) ? nameNode.getElements() : [];
-      const onlyLegacy = elements.length > 0 && elements.every((e) => !e.getPropertyNameNode() && !e.getInitializer() && LEGACY_ONLY_CONTEXT_MEMBERS.has(e.getName()));
-      const uses = elements.reduce((n, e) => n + (fn.getBody()?.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === e.getName()).length ?? 0), 0);
-      if (!onlyLegacy || uses !== siteCount) throw new Obstacle(`the handler's context parameter is destructured (\`${nameNode.getText()}\`); the rewrite needs ctx.mcpReq`);
+      // `async (args, { sendRequest }) => ...`: the destructured members only made the legacy
+      // requests (contextObstacle), so the parameter becomes `ctx`.
       ctx = freeName(fn, 'ctx', names);
       edits.push({ start: existing.getStart(), end: existing.getEnd(), text: `${ctx}${existing.getTypeNode() ? `: ${existing.getTypeNode()!.getText()}` : ''}` });
     }
@@ -92,12 +108,9 @@ export function contextAccess(
     for (let i = params.length; i < index; i++) missing.push(`${names.take(i === 0 ? '_args' : `_arg${i}`)}${padType}`);
     missing.push(`${ctx}${annotation}`);
     const last = params[params.length - 1];
-    if (last) {
-      if (last.isRestParameter()) throw new Obstacle('the handler takes a rest parameter; cannot add the context parameter');
-      edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${missing.join(', ')}` });
-    } else {
-      const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
-      if (!open) throw new Obstacle('the handler has no parameter list to add the context parameter to');
+    if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${missing.join(', ')}` });
+    else {
+      const open = fn.getFirstChildByKind(SyntaxKind.OpenParenToken) ?? unplanned('the handler has no parameter list');
       edits.push({ start: open.getEnd(), end: open.getEnd(), text: missing.join(', ') });
     }
   }

@@ -10,15 +10,15 @@
 import { Node, SyntaxKind, ts, type CallExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
 import type { Handler } from '../model.js';
 import { isInNodeModules } from '../find/resolve.js';
-import { contextAccess, dispatchContext, type DispatchContext } from './context.js';
+import { contextAccess, contextObstacle, dispatchContext, type DispatchContext } from './context.js';
+import { unplanned } from './emit.js';
 import type { FileWork } from './emit-common.js';
-import { returnTypeEdits } from './emit-handler.js';
-import { Obstacle, checkStatementPath, enclosingFunction, line } from './points.js';
+import { checkStatementPath, enclosingFunction, line } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
 import { precedingCode } from './control-flow.js';
 import { flavourOf } from './state-module.js';
 import type { TextEdit } from '../text-edits.js';
-import { INPUT_REQUIRED_TYPE, widenForInputRequired } from './return-type.js';
+import { INPUT_REQUIRED_TYPE, returnTypeEdits, returnTypeObstacle, widenForInputRequired } from './return-type.js';
 
 /** Why the dispatching code cannot return the tool function's input_required result as it is, or undefined. */
 export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): string | undefined {
@@ -111,6 +111,29 @@ function valueParentOf(node: Node): { parent: Node | undefined } {
 }
 
 /**
+ * Why dispatcherEdits cannot take the dispatcher of `tools`, or undefined: the conditions it meets,
+ * in its order (planning checks them before emit runs, emit-checks.ts).
+ */
+export function dispatcherObstacle(dispatcher: Handler, tools: Handler[]): string | undefined {
+  const fn = dispatcher.fn as Node & { getParameters(): ParameterDeclaration[]; getBody(): Node | undefined };
+  const context = tools.some((t) => !dispatchContext(t).passed) ? contextObstacle(dispatcher, fn, 0) : undefined;
+  if (context) return context;
+  const returnType = returnTypeObstacle(dispatcher.fn, 'the dispatching handler');
+  if (returnType) return returnType;
+  const declarations = new Set<Node>();
+  for (const tool of tools) {
+    const toolContext = dispatchContext(tool);
+    for (const decl of signatureDeclarations(tool.dispatch!.call, tool.fn)) {
+      if (declarations.has(decl)) continue;
+      declarations.add(decl);
+      const obstacle = signatureObstacle(decl, toolContext);
+      if (obstacle) return obstacle;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Edits outside the tool function for every dispatched tool of one dispatcher: its context
  * parameter and return type, the context argument of each dispatching call, and the declared
  * function types the calls go through. `fileWork` gives the accumulation of the file an edit is in.
@@ -170,30 +193,42 @@ function signatureDeclarations(call: CallExpression, toolFn: Node): Node[] {
   return out;
 }
 
-/** `(args: X, server: S) => Promise<R>` → `(args: X, server: S, ctx: ServerContext) => Promise<R | InputRequiredResult>`. */
-function signatureEdits(decl: Node, context: DispatchContext, fw: FileWork): TextEdit[] {
-  if (flavourOf(decl.getSourceFile()) !== 'ts') return [];
-  const edits: TextEdit[] = [];
+/** Why the function type `decl` cannot take the context parameter or return input_required, or undefined (emit's conditions, checked at planning). */
+function signatureObstacle(decl: Node, context: DispatchContext): string | undefined {
+  if (flavourOf(decl.getSourceFile()) !== 'ts') return undefined;
   const where = `${decl.getSourceFile().getBaseName()}:${line(decl)}`;
   const sig = decl as Node & { getParameters(): ParameterDeclaration[]; getReturnTypeNode(): Node | undefined };
   const params = sig.getParameters();
   if (!context.passed) {
-    if (params.length > context.index) throw new Obstacle(`the table's function type at ${where} declares more parameters than the dispatching call passes`);
-    if (params.some((p) => p.isRestParameter())) throw new Obstacle(`the table's function type at ${where} takes a rest parameter; cannot add the context parameter`);
+    if (params.length > context.index) return `the table's function type at ${where} declares more parameters than the dispatching call passes`;
+    if (params.some((p) => p.isRestParameter())) return `the table's function type at ${where} takes a rest parameter; cannot add the context parameter`;
+    if (params.length === 0 && !decl.getFirstChildByKind(SyntaxKind.OpenParenToken)) return `the table's function type at ${where} has no parameter list to add the context parameter to`;
+  }
+  const returnType = sig.getReturnTypeNode();
+  if (!returnType) return `the table's function type at ${where} declares no return type to admit input_required results`;
+  if (widenForInputRequired(returnType).kind === 'no-promise') return `the table's function type at ${where} returns \`${returnType.getText()}\`, which has no Promise member for the migrated (async) tool to return input_required through`;
+  return undefined;
+}
+
+/** `(args: X, server: S) => Promise<R>` → `(args: X, server: S, ctx: ServerContext) => Promise<R | InputRequiredResult>`. */
+function signatureEdits(decl: Node, context: DispatchContext, fw: FileWork): TextEdit[] {
+  if (flavourOf(decl.getSourceFile()) !== 'ts') return [];
+  const obstacle = signatureObstacle(decl, context);
+  if (obstacle) unplanned(obstacle);
+  const edits: TextEdit[] = [];
+  const sig = decl as Node & { getParameters(): ParameterDeclaration[]; getReturnTypeNode(): Node | undefined };
+  const params = sig.getParameters();
+  if (!context.passed) {
     const added = [...Array.from({ length: context.index - params.length }, (_, i) => `_arg${params.length + i}: unknown`), 'ctx: ServerContext'];
     fw.types.add('ServerContext');
     const last = params[params.length - 1];
     if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
     else {
-      const open = decl.getFirstChildByKind(SyntaxKind.OpenParenToken);
-      if (!open) throw new Obstacle(`the table's function type at ${where} has no parameter list to add the context parameter to`);
+      const open = decl.getFirstChildByKind(SyntaxKind.OpenParenToken) ?? unplanned('the function type has no parameter list');
       edits.push({ start: open.getEnd(), end: open.getEnd(), text: added.join(', ') });
     }
   }
-  const returnType = sig.getReturnTypeNode();
-  if (!returnType) throw new Obstacle(`the table's function type at ${where} declares no return type to admit input_required results`);
-  const widening = widenForInputRequired(returnType);
-  if (widening.kind === 'no-promise') throw new Obstacle(`the table's function type at ${where} returns \`${returnType.getText()}\`, which has no Promise member for the migrated (async) tool to return input_required through`);
+  const widening = widenForInputRequired(sig.getReturnTypeNode() ?? unplanned('the function type declares no return type'));
   if (widening.kind === 'edits') {
     fw.types.add(INPUT_REQUIRED_TYPE);
     edits.push(...widening.edits);

@@ -5,12 +5,10 @@
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type Statement } from 'ts-morph';
 import { firstEffect } from './purity.js';
-import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
-import type { RewriteOptions } from '../model.js';
 import { anchorOf, type HandlerWork } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
 import { contextAccess, freeName, type ContextAccess } from './context.js';
-import type { EmitEnv } from './emit.js';
+import { unplanned, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
@@ -18,12 +16,13 @@ import { wrappedGroupTexts } from './wrapped-rounds.js';
 import { nestedRoundEdit, type RoundStyle } from './emit-nested-round.js';
 import { hoistRequests } from './emit-requests.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
-import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
-import { asHelperPoint, Obstacle, type HelperPoint, type RequestPoint } from './points.js';
+import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
+import { asHelperPoint, type HelperPoint, type RequestPoint } from './points.js';
+import { answerTypes, plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
-import { INPUT_REQUIRED_TYPE, widenForInputRequired } from './return-type.js';
+import { returnTypeEdits } from './return-type.js';
 
 export function helperCallText(point: HelperPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall;
@@ -34,23 +33,8 @@ export function helperCallText(point: HelperPoint, helper: HelperWork | undefine
   return `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`;
 }
 
-/**
- * A handler that declares its result type (`async (req): Promise<CallToolResult> => ...`, a named
- * `async function handleX(...): Promise<CallToolResult>`) must admit the input_required result it now returns.
- */
-export function returnTypeEdits(fn: Node, fw: FileWork, what: string): TextEdit[] {
-  if (flavourOf(fn.getSourceFile()) !== 'ts') return [];
-  const returnType = (fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
-  if (!returnType) return [];
-  const widening = widenForInputRequired(returnType);
-  if (widening.kind === 'admits') return [];
-  if (widening.kind === 'no-promise') throw new Obstacle(`${what} declares return type \`${returnType.getText()}\`, not a Promise`);
-  fw.types.add(INPUT_REQUIRED_TYPE);
-  return widening.edits;
-}
-
-export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions): TextEdit[] {
-  if (work.form === 'loop') return [...returnTypeEdits(work.fn, fw, 'the handler'), ...emitLoopHandler(work, fw, options)];
+export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>): TextEdit[] {
+  if (work.form === 'loop') return [...returnTypeEdits(work.fn, fw, 'the handler'), ...emitLoopHandler(work, fw)];
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
   const names = fw.names;
@@ -68,11 +52,11 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
     // A round resuming in a nested block is emitted with its block (capability checks there included).
     const rounds = work.nested ?? [];
     const outside = capEdits.filter((e) => !rounds.some((r) => e.start >= r.block.getStart() && e.end <= r.block.getEnd()));
-    const nestedEdits = rounds.map((r) => nestedRoundEdit(work, r, fw, helperRegistry, { ...env }, access, capEdits, options, roundEdits));
+    const nestedEdits = rounds.map((r) => nestedRoundEdit(work, r, fw, helperRegistry, { ...env }, access, capEdits, roundEdits));
     return [...edits, ...writeOnceEdits(work, env, helperRegistry, access, outside, base), ...nestedEdits];
   }
 
-  edits.push(phasesEdit(work, fw, helperRegistry, options, env, access, capEdits, base));
+  edits.push(phasesEdit(work, fw, helperRegistry, env, access, capEdits, base));
   return edits;
 }
 
@@ -124,7 +108,7 @@ export function roundEdits(points: RequestPoint[], env: EmitEnv, helperRegistry:
 }
 
 /** Phase form: the body rebuilt as a phase switch over the sealed requestState, one block per resumption. */
-function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, options: RewriteOptions, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit {
+function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit {
   const ts = env.ts;
   const names = fw.names;
   fw.needsState = true;
@@ -136,12 +120,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   const typeName = names.take(`${pascal(work.handler.name ?? 'handler')}State`);
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
   const knownTypes = answerTypes(work, statements);
-  const live: LiveVar[][] = [];
-  for (let k = 0; k < work.points.length; k++) {
-    const declared = declaredIn(statements.slice(0, idx[k]));
-    const after = statements.slice(idx[k]);
-    live.push(liveAcross(declared, after, ts, options.typeChecked, knownTypes));
-  }
+  const live = work.points.map((_, k) => plannedLive(work, k));
   const segText = (s: Statement, extra: string): string => {
     const inner = capEdits.filter((e) => e.start >= s.getStart() && e.end <= s.getEnd());
     return reindent(s, textWithEdits(s, inner), extra);
@@ -258,28 +237,6 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   return { start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') };
 }
 
-/**
- * The state types of the locals that receive an answer (`ElicitResult`...): the rewrite produces
- * these values itself, so their types are known without asking the checker.
- */
-function answerTypes(work: HandlerWork, statements: Statement[]): Map<string, string> {
-  const knownTypes = new Map<string, string>();
-  for (const point of work.points) {
-    if (point.kind === 'direct' && !point.then && point.binding.kind === 'declare' && point.binding.name) knownTypes.set(point.binding.name, point.binding.typeText ?? LEGACY_REQUESTS[point.sites[0]!.method].resultType);
-    if (point.kind === 'parallel') point.elementNames.forEach((n, i) => n && knownTypes.set(n, LEGACY_REQUESTS[point.sites[i]!.method].resultType));
-  }
-  // `let result; try { result = await ...elicitInput(...) } catch { ... }`: the untyped variable the request
-  // assigns has no type of its own to put in the state; before the request it only ever holds undefined.
-  const untyped = new Map(declaredIn(statements).filter((d) => d.initializer === undefined && Node.isVariableDeclaration(d.id.getParent()) && !(d.id.getParent() as Node & { getTypeNode(): Node | undefined }).getTypeNode()).map((d) => [d.name, d]));
-  for (const point of work.points) {
-    if (point.kind !== 'direct' || point.then || point.binding.kind !== 'assign' || !untyped.has(point.binding.target)) continue;
-    const name = point.binding.target;
-    const assigned = work.body.getDescendantsOfKind(SyntaxKind.BinaryExpression).filter((b) => b.getOperatorToken().getText() === '=' && b.getLeft().getText() === name);
-    if (assigned.length === 1) knownTypes.set(name, `${LEGACY_REQUESTS[point.sites[0]!.method].resultType} | undefined`);
-  }
-  return knownTypes;
-}
-
 /** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */
 function chainOf(node: Node): string | undefined {
   if (Node.isIdentifier(node)) return node.getText();
@@ -382,7 +339,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   } else if (last) edits.push({ start: last.getEnd(), end: last.getEnd(), text: `, ${added.join(', ')}` });
   else {
     const open = helper.fn.getFirstChildByKind(SyntaxKind.OpenParenToken);
-    if (!open) throw new Obstacle(`helper \`${helper.name}\` has no parameter list`);
+    if (!open) unplanned(`helper \`${helper.name}\` has no parameter list`);
     edits.push({ start: open.getEnd(), end: open.getEnd(), text: added.join(', ') });
   }
   const returnType = (helper.fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
@@ -399,7 +356,7 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   if (point.kind === 'helper') {
     // An intermediate helper asks through the next one with the same context and key, and returns its input_required result through.
     const inner = registry.get(point.helperFn);
-    if (!inner) throw new Obstacle(`helper \`${helper.name}\` calls a helper that is not rewritten`);
+    if (!inner) return unplanned(`helper \`${helper.name}\` calls a helper that is not rewritten`);
     const call = point.helperCall;
     const args = helperArguments(call, inner);
     if (!inner.ctxParam) args.push(ctx);

@@ -8,21 +8,21 @@
  * ends and the code after it runs.
  */
 import { Node, SyntaxKind, type ForOfStatement, type Statement } from 'ts-morph';
-import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
-import { planRead, type EmitEnv } from './emit.js';
+import { planRead, unplanned, type EmitEnv } from './emit.js';
+import { plannedLive } from './emit-checks.js';
 import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { answerRead, askWithState, baseName } from './emit-point.js';
-import { declaredIn, liveAcross, stateField, stateKeyOf, type LiveVar } from './live.js';
+import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { LOOP_ROUND_CAP, type LoopPlan } from './loop.js';
-import { Obstacle, type RequestPoint } from './points.js';
+import type { RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { hoistRequests } from './emit-requests.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
-export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: RewriteOptions): TextEdit[] {
+export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
   const plan = work.loop!;
   const loop = plan.loop;
   const point = work.points[0]!;
@@ -54,8 +54,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
   const handlerId = quote(`${work.handler.method}:${work.handler.name ?? ''}`);
 
   const topLevel = new Set(declaredIn([...pre, ...post]).map((d) => d.name));
-  const after = [loop, ...post];
-  const live = liveAcross(declaredIn(pre), after, ts, options.typeChecked, new Map());
+  const live = plannedLive(work, 0);
   const storedVars = live.filter((v) => v.mode === 'store');
   const carried = storedVars.map((v) => v.name);
 
@@ -69,10 +68,10 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork, options: Rewrit
     position = freeName(work.fn, `${Node.isIdentifier(nameNode) ? nameNode.getText() : 'item'}Index`, names);
     item = { declKind: list.getDeclarationKind(), binding: nameNode.getText(), list: text(loop.getExpression()) };
   }
-  if (position && topLevel.has(position)) throw new Obstacle(`the loop counter \`${position}\` is also declared outside the loop; not rewritten automatically`);
+  if (position && topLevel.has(position)) unplanned(`the loop counter \`${position}\` is also declared outside the loop; not rewritten automatically`);
   const rounds = plan.capped ? freeName(work.fn, 'rounds', names) : undefined;
   const firstBefore = new Set(declaredIn(plan.before).map((d) => d.name));
-  if ([...firstBefore].some((n) => topLevel.has(n))) throw new Obstacle('a name declared in the loop body shadows one declared outside the loop; not rewritten automatically');
+  if ([...firstBefore].some((n) => topLevel.has(n))) unplanned('a name declared in the loop body shadows one declared outside the loop; not rewritten automatically');
 
   const stateObject = (args: string, roundsValue: string | undefined): string => {
     const fields = ['phase: 1', `args: ${args}`, ...storedVars.map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [`${rounds}: ${roundsValue}`] : [])];

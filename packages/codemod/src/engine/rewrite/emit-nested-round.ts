@@ -17,7 +17,6 @@
  *   }
  */
 import { Node, type Statement } from 'ts-morph';
-import type { RewriteOptions } from '../model.js';
 import type { HandlerWork } from './analyse.js';
 import type { ContextAccess } from './context.js';
 import { freeName } from './context.js';
@@ -27,8 +26,9 @@ import { explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { hoistRequests } from './emit-requests.js';
 import type { HelperWork } from './helper.js';
 import { stateField, stateKeyOf } from './live.js';
-import { nestedLive, type NestedRound } from './nested-round.js';
-import { Obstacle, line, type RequestPoint } from './points.js';
+import type { NestedRound } from './nested-round.js';
+import type { RequestPoint } from './points.js';
+import { plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
 import { applyEdits, indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
@@ -48,17 +48,11 @@ export interface RoundStyle {
   stateSuffix: string;
 }
 
-export function nestedRoundEdit(work: HandlerWork, round: NestedRound, fw: FileWork, helperRegistry: Map<Node, HelperWork>, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], options: RewriteOptions, roundEdits: RoundEditor): TextEdit {
+export function nestedRoundEdit(work: HandlerWork, round: NestedRound, fw: FileWork, helperRegistry: Map<Node, HelperWork>, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], roundEdits: RoundEditor): TextEdit {
   const ts = env.ts;
   const names = fw.names;
   fw.needsState = true;
-  let live;
-  try {
-    live = nestedLive(round, ts, options.typeChecked);
-  } catch (error) {
-    if (error instanceof Obstacle) throw new Obstacle(`the round at line ${line(round.first)} would resume inside its block after the code before it, but ${error.message}`);
-    throw error;
-  }
+  const live = plannedLive(work, work.nested?.indexOf(round) ?? -1);
   const block = round.block;
   const statements = block.getStatements();
   const file = block.getSourceFile();

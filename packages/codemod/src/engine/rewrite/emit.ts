@@ -67,13 +67,26 @@ export interface ReadPlan {
   capabilityCheck: string[];
 }
 
-export class UnsupportedShape extends Error {}
+/**
+ * Emit met a condition planning rules out (emit-checks.ts decides those before emit runs): a bug in
+ * the engine, reported as an internal rewrite error, never as a user-facing reason.
+ */
+export function unplanned(reason: string): never {
+  throw new Error(`emit reached a condition planning rules out: ${reason}`);
+}
+
+/** Why the parameters of `site`'s request cannot be read (not a literal `params`), or undefined. */
+export function unreadableParams(site: Site): string | undefined {
+  if (site.params || LEGACY_REQUESTS[site.method].kind === 'roots') return undefined;
+  return `request parameters of \`${abbreviated(site.node.getText())}\` are not a literal \`params\` the codemod can read`;
+}
 
 /** The params expression of a request site (`{ message, requestedSchema }`), or undefined for roots. */
 function paramsText(site: Site): string | undefined {
   if (site.params) return site.params.getText();
-  if (LEGACY_REQUESTS[site.method].kind === 'roots') return undefined;
-  throw new UnsupportedShape(`request parameters of \`${abbreviated(site.node.getText())}\` are not a literal \`params\` the codemod can read`);
+  const unreadable = unreadableParams(site);
+  if (unreadable) unplanned(unreadable);
+  return undefined;
 }
 
 function abbreviated(text: string): string {
@@ -241,21 +254,36 @@ export function planRead(site: Site, keyExpr: string, base: string, env: EmitEnv
   }
 }
 
-/** `throw new UrlElicitationRequiredError([{ message, url, ... }])`: the URL elicitations it carries. */
-export function urlElicitations(site: Site): Array<{ message: string; url: string }> {
+/**
+ * `throw new UrlElicitationRequiredError([{ message, url, ... }])`: the URL elicitations it carries,
+ * or why they cannot be read (the first entry that is not a literal, in order).
+ */
+export function readUrlElicitations(site: Site): Array<{ message: string; url: string }> | string {
   const node = site.node;
   const created = Node.isThrowStatement(node) ? node.getExpression() : node;
-  if (!created || !Node.isNewExpression(created)) throw new UnsupportedShape('UrlElicitationRequiredError is not constructed in the throw statement');
+  if (!created || !Node.isNewExpression(created)) return 'UrlElicitationRequiredError is not constructed in the throw statement';
   const list = created.getArguments()[0];
-  if (!list || !Node.isArrayLiteralExpression(list)) throw new UnsupportedShape('UrlElicitationRequiredError elicitations are not an array literal');
-  return list.getElements().map((element) => {
-    if (!Node.isObjectLiteralExpression(element)) throw new UnsupportedShape('URL elicitation entry is not an object literal');
-    const prop = (name: string): string => {
+  if (!list || !Node.isArrayLiteralExpression(list)) return 'UrlElicitationRequiredError elicitations are not an array literal';
+  const entries: Array<{ message: string; url: string }> = [];
+  for (const element of list.getElements()) {
+    if (!Node.isObjectLiteralExpression(element)) return 'URL elicitation entry is not an object literal';
+    const prop = (name: string): string | undefined => {
       const p = element.getProperty(name);
       if (p && Node.isPropertyAssignment(p)) return p.getInitializerOrThrow().getText();
       if (p && Node.isShorthandPropertyAssignment(p)) return p.getName();
-      throw new UnsupportedShape(`URL elicitation entry has no literal \`${name}\``);
+      return undefined;
     };
-    return { message: prop('message'), url: prop('url') };
-  });
+    const message = prop('message');
+    if (message === undefined) return 'URL elicitation entry has no literal `message`';
+    const url = prop('url');
+    if (url === undefined) return 'URL elicitation entry has no literal `url`';
+    entries.push({ message, url });
+  }
+  return entries;
+}
+
+/** The URL elicitations of a throw planning checked (readUrlElicitations). */
+export function urlElicitations(site: Site): Array<{ message: string; url: string }> {
+  const entries = readUrlElicitations(site);
+  return typeof entries === 'string' ? unplanned(entries) : entries;
 }

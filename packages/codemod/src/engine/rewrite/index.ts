@@ -16,7 +16,8 @@ import { Node, type CallExpression, type NewExpression, type Project, type Sourc
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, CallerDecision, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
 import { planHandler, type HandlerWork } from './analyse.js';
-import { NameAllocator, reserveAnswerReaders, UnsupportedShape, type AnswerReaders } from './emit.js';
+import { NameAllocator, reserveAnswerReaders, type AnswerReaders } from './emit.js';
+import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
@@ -39,7 +40,7 @@ import { CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText } from './capabili
 import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
-import { dispatchObstacle, dispatcherEdits, strayReference } from './dispatch.js';
+import { dispatchObstacle, dispatcherEdits, dispatcherObstacle, strayReference } from './dispatch.js';
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
@@ -208,7 +209,7 @@ interface PlanRound {
   /** Handlers excluded by earlier rounds (with the reason). */
   excluded: Map<Node, string>;
   decisions: Map<string, SiteDecision>;
-  /** Handlers that failed in this round's emission: excluded in the next. */
+  /** Handlers that cannot be emitted this round (planEmission): excluded in the next. */
   newFailures: Map<Node, string>;
   failed: Map<Node, string>;
   byHandler: Map<Node, { handler: Handler; entries: Entry[] }>;
@@ -216,6 +217,10 @@ interface PlanRound {
   helpers: Map<Node, HelperWork>;
   files: Map<SourceFile, FileWork>;
   constructions: Set<NewExpression>;
+  /** The serving constructions of each handler carrying requestState (planEmission), for its verify wiring. */
+  servers: Map<Node, NewExpression[]>;
+  /** Helpers planEmission found emit cannot write (their handlers fail with the reason). */
+  unemittable: Set<HelperWork>;
   /** Tests' direct calls of a rewritten helper, routed through the driver written into the test file (test-calls.ts). */
   testCalls: Map<CallExpression, DrivenTestCall>;
   /** Test files that received the driver. */
@@ -225,7 +230,8 @@ interface PlanRound {
 /**
  * One planning round, in steps: sites grouped by the handlers that reach them (flagging those with
  * no MRTR form), table-dispatched tools checked, handlers planned, helpers planned for all their
- * callers, edits emitted, then the decisions of the failed handlers and of every site's callers.
+ * callers, what emission needs computed and checked, edits emitted, then the decisions of the
+ * failed handlers and of every site's callers.
  */
 function planAll(project: Project, reaches: Reach[], options: RewriteOptions, excluded: Map<Node, string>): Plan {
   const round: PlanRound = {
@@ -241,6 +247,8 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     helpers: new Map(),
     files: new Map(),
     constructions: new Set(),
+    servers: new Map(),
+    unemittable: new Set(),
     testCalls: new Map(),
     driverFiles: new Set(),
   };
@@ -249,6 +257,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   checkDispatchedTools(round);
   planHandlers(round);
   planHelpers(round);
+  planEmission(round);
   emitHandlers(round);
   emitDispatchers(round);
   emitHelpers(round);
@@ -450,18 +459,65 @@ function fileWorkOf({ files }: PlanRound, file: SourceFile): FileWork {
   return w;
 }
 
-function emitHandlers(round: PlanRound): void {
-  const { works, helpers, decisions, constructions, newFailures, project, options } = round;
+/**
+ * What emit needs, computed and checked before it runs (emit-checks.ts): each handler's wire keys
+ * and the locals its rounds carry, and every condition emit cannot meet, in emit's order (handlers
+ * with their serving constructions, then dispatchers, then helpers, whose reason replaces their
+ * handlers'). A handler that fails is excluded from the next planning round, with the reason.
+ */
+function planEmission(round: PlanRound): void {
+  const { works, helpers, newFailures, project, options, servers, unemittable } = round;
   for (const [fn, work] of works) {
-    const fw = fileWorkOf(round, work.handler.sourceFile);
     try {
       assignKeys(work, helpers);
-      fw.edits.push(...emitHandler(work, fw, helpers, options));
+      planHandlerEmission(work, options.typeChecked);
       if (work.form === 'phases' || work.form === 'loop' || (work.nested?.length ?? 0) > 0) {
-        const servers = serverConstructionsFor(work.handler.dispatch?.dispatcher ?? work.handler, project);
-        if (servers.length === 0) throw new Obstacle('no McpServer/Server construction found to wire requestState verification into');
-        for (const s of servers) constructions.add(s);
+        const found = serverConstructionsFor(work.handler.dispatch?.dispatcher ?? work.handler, project);
+        if (found.length === 0) throw new Obstacle('no McpServer/Server construction found to wire requestState verification into');
+        servers.set(fn, found);
       }
+    } catch (error) {
+      newFailures.set(fn, reasonOf(error));
+    }
+  }
+  for (const [dispatcher, tools] of dispatchedTools(round)) {
+    let reason: string | undefined;
+    try {
+      reason = dispatcherObstacle(dispatcher, tools);
+    } catch (error) {
+      reason = reasonOf(error);
+    }
+    if (reason !== undefined) for (const tool of tools) newFailures.set(tool.fn, reason);
+  }
+  for (const helper of helpers.values()) {
+    try {
+      planHelperEmission(helper, helpers);
+    } catch (error) {
+      unemittable.add(helper);
+      for (const [fn, work] of works) if (work.points.some((p) => usesHelper(p, helper.fn))) newFailures.set(fn, reasonOf(error));
+    }
+  }
+}
+
+/** The dispatched tools to emit, by the handler that looks them up. */
+function dispatchedTools({ works, newFailures }: PlanRound): Map<Handler, Handler[]> {
+  const byDispatcher = new Map<Handler, Handler[]>();
+  for (const [fn, work] of works) {
+    const dispatch = work.handler.dispatch;
+    if (!dispatch || newFailures.has(fn)) continue;
+    byDispatcher.set(dispatch.dispatcher, [...(byDispatcher.get(dispatch.dispatcher) ?? []), work.handler]);
+  }
+  return byDispatcher;
+}
+
+function emitHandlers(round: PlanRound): void {
+  const { works, helpers, decisions, constructions, newFailures, servers } = round;
+  for (const [fn, work] of works) {
+    if (newFailures.has(fn)) continue;
+    const fw = fileWorkOf(round, work.handler.sourceFile);
+    try {
+      fw.edits.push(...emitHandler(work, fw, helpers));
+      for (const s of servers.get(fn) ?? []) constructions.add(s);
       for (const site of work.sites) {
         const point = work.points.find((p) => p.sites.includes(site));
         const key = point?.keys[point.sites.indexOf(site)];
@@ -474,14 +530,8 @@ function emitHandlers(round: PlanRound): void {
 }
 
 function emitDispatchers(round: PlanRound): void {
-  const { works, newFailures } = round;
-  const byDispatcher = new Map<Handler, Handler[]>();
-  for (const [fn, work] of works) {
-    const dispatch = work.handler.dispatch;
-    if (!dispatch || newFailures.has(fn)) continue;
-    byDispatcher.set(dispatch.dispatcher, [...(byDispatcher.get(dispatch.dispatcher) ?? []), work.handler]);
-  }
-  for (const [dispatcher, tools] of byDispatcher) {
+  const { newFailures } = round;
+  for (const [dispatcher, tools] of dispatchedTools(round)) {
     try {
       dispatcherEdits(dispatcher, tools, (node) => fileWorkOf(round, node.getSourceFile()));
     } catch (error) {
@@ -491,8 +541,9 @@ function emitDispatchers(round: PlanRound): void {
 }
 
 function emitHelpers(round: PlanRound): void {
-  const { works, helpers, newFailures } = round;
+  const { works, helpers, newFailures, unemittable } = round;
   for (const helper of helpers.values()) {
+    if (unemittable.has(helper)) continue;
     const fw = fileWorkOf(round, helper.fn.getSourceFile());
     try {
       fw.edits.push(...emitHelper(helper, fw, helpers));
@@ -654,7 +705,7 @@ function helperNameOf(point: HelperPoint): string | undefined {
 }
 
 function reasonOf(error: unknown): string {
-  if (error instanceof Obstacle || error instanceof UnsupportedShape) return error.message;
+  if (error instanceof Obstacle) return error.message;
   return `internal rewrite error: ${error instanceof Error ? error.message : String(error)}`;
 }
 

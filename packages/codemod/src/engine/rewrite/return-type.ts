@@ -11,6 +11,9 @@
  */
 import { Node, type TypeNode } from 'ts-morph';
 import type { TextEdit } from '../text-edits.js';
+import type { FileWork } from './emit-common.js';
+import { unplanned } from './emit.js';
+import { flavourOf } from './state-module.js';
 
 export const INPUT_REQUIRED_TYPE = 'InputRequiredResult';
 
@@ -44,4 +47,32 @@ function unparenthesized(node: Node): Node {
   let current = node;
   while (Node.isParenthesizedTypeNode(current)) current = current.getTypeNode();
   return current;
+}
+
+/** The return type `fn` declares, when its file has type syntax. */
+function declaredReturnType(fn: Node): Node | undefined {
+  if (flavourOf(fn.getSourceFile()) !== 'ts') return undefined;
+  return (fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.();
+}
+
+/** Why `fn`'s declared return type cannot admit the input_required result (no Promise member), or undefined; `what` names `fn`. */
+export function returnTypeObstacle(fn: Node, what: string): string | undefined {
+  const returnType = declaredReturnType(fn);
+  if (!returnType || widenForInputRequired(returnType).kind !== 'no-promise') return undefined;
+  return `${what} declares return type \`${returnType.getText()}\`, not a Promise`;
+}
+
+/**
+ * A handler that declares its result type (`async (req): Promise<CallToolResult> => ...`, a named
+ * `async function handleX(...): Promise<CallToolResult>`) must admit the input_required result it
+ * now returns (planning checked it can: returnTypeObstacle).
+ */
+export function returnTypeEdits(fn: Node, fw: FileWork, what: string): TextEdit[] {
+  const returnType = declaredReturnType(fn);
+  if (!returnType) return [];
+  const widening = widenForInputRequired(returnType);
+  if (widening.kind === 'admits') return [];
+  if (widening.kind === 'no-promise') return unplanned(returnTypeObstacle(fn, what) ?? `${what} has no Promise return type`);
+  fw.types.add(INPUT_REQUIRED_TYPE);
+  return widening.edits;
 }
