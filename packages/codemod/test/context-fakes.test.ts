@@ -79,6 +79,33 @@ describe('v1 handler-context fakes in tests', () => {
   });
 });
 
+describe("an empty context handed to a handler of the server's private handler map", () => {
+  const HANDLER = `const handler = (server as any)._requestHandlers.get('tools/call');\n`;
+
+  it('becomes the first-round context the v2 seam reads, for tools/call, prompts/get and resources/read', () => {
+    const text = `${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, {});\nawait handler({ method: "prompts/get", params: {} }, {});\n`;
+    const { output, notes } = reshape(text);
+    expect(output).toBe(`${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, { mcpReq: { requestState: () => undefined } });\nawait handler({ method: "prompts/get", params: {} }, { mcpReq: { requestState: () => undefined } });\n`);
+    expect(notes).toEqual([
+      "2: the empty context handed to a tools/call handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } }: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
+      "3: the empty context handed to a prompts/get handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } }: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
+    ]);
+  });
+
+  it('left alone: a method outside the seam, a context with keys or a comment, a computed method, a file not reading the handler map', () => {
+    for (const call of [
+      `await handler({ method: 'tools/list', params: {} }, {});\n`,
+      `await handler({ method: 'tools/call', params: {} }, { signal });\n`,
+      `await handler({ method: 'tools/call', params: {} }, { /* none */ });\n`,
+      `await handler({ method: name, params: {} }, {});\n`,
+    ]) {
+      expect(reshape(`${HANDLER}${call}`)).toEqual({ output: `${HANDLER}${call}`, notes: [] });
+    }
+    const elsewhere = `await handler({ method: 'tools/call', params: {} }, {});\n`;
+    expect(reshape(elsewhere)).toEqual({ output: elsewhere, notes: [] });
+  });
+});
+
 describe('the test-mock stage reshapes fakes only for code the run leaves on v2', () => {
   const TEST = `import { it } from 'vitest';\nimport { handler } from '../src/tools.js';\n\nit('runs', async () => {\n  await handler({}, { _meta: {}, requestId: 'r1' });\n});\n`;
   const resultWith = (toolsOutput: string): MigrationResult => ({

@@ -5,7 +5,8 @@
  * through the driver written into it, and the vitest config gets the setup file giving the test runs
  * a random MCP_REQUEST_STATE_KEY, so the test creating the migrated server starts it. The project's
  * own tests then run for real (vitest subprocess, no key in their environment) and pass, as many as
- * before; the stdio hosting is still rewritten (the driver's read of its fake's capabilities is not a
+ * before (a test calling the private tools/call handler with an empty context included: it gets the
+ * v2 seam's first-round context); the stdio hosting is still rewritten (the driver's read of its fake's capabilities is not a
  * session check the hosting serves).
  */
 import fs from 'node:fs';
@@ -48,7 +49,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('tests outside the tsconfig, with a vitest config', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
     const outcomes = runProjectTests(dir, [], NO_KEY);
-    expect(outcomes).toHaveLength(4);
+    expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
@@ -70,6 +71,8 @@ describe('tests outside the tsconfig, with a vitest config', () => {
     expect(unit).toContain("await callHelperAnsweringInputRequests(summarise, [server as unknown as Server, 'lists'], (args) => args[0], 'createMessage')");
     expect(unit).not.toContain(TODO_MARKER);
     expect(fs.readFileSync(path.join(dir, 'vitest.config.ts'), 'utf8')).toContain(`  test: {\n    setupFiles: ['./${SETUP}'],\n    include: ['tests/**/*.test.ts'],\n  },`);
+    // the private tools/call handler's empty context: the v2 seam's first round
+    expect(fs.readFileSync(path.join(dir, 'tests/handlers.test.ts'), 'utf8')).toContain("arguments: {} } }, { mcpReq: { requestState: () => undefined } });");
     const setup = fs.readFileSync(path.join(dir, SETUP), 'utf8');
     expect(setup).toContain(`process.env.${KEY} ||= randomBytes(32).toString('base64url');`);
     expect(run.stdout).toContain(`the project's vitest tests get a random one per run from ${SETUP} (added to test.setupFiles) when their environment has none`);
@@ -77,7 +80,7 @@ describe('tests outside the tsconfig, with a vitest config', () => {
 
   it("the project's tests pass after the migration with no key in their environment, as many as before", () => {
     const outcomes = runProjectTests(dir, [], NO_KEY);
-    expect(outcomes).toHaveLength(4);
+    expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 

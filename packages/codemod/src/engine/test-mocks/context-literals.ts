@@ -17,11 +17,13 @@
  * with a `sendRequest` to a handler (written in the call, or bound to a variable the call passes)
  * goes through the helper of `answer-rounds.ts` when the run migrated requests: a migrated handler
  * asks through input_required instead of calling it. What the helper cannot make pass is noted
- * (`answer-shape.ts`).
+ * (`answer-shape.ts`). An empty context handed to a handler of the server's private handler map
+ * gets the v2 seam's first-round shape (`protocol-handler-contexts.ts`).
  */
 import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
 import { answerShapeNotes } from './answer-shape.js';
+import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -93,6 +95,9 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
     notes.push(`${literal.getStartLineNumber()}: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (${moved.join(', ')})${unsent}`);
     if (routed.length > 0) notes.push(...answerShapeNotes(literal));
   }
+  const emptyContexts = emptyProtocolContextEdits(sourceFile);
+  edits.push(...emptyContexts.edits);
+  notes.push(...emptyContexts.notes);
   if (notes.length === 0) return [];
   if (answering) {
     const end = sourceFile.getEnd();

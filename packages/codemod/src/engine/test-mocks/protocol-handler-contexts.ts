@@ -1,0 +1,45 @@
+/**
+ * A test calling a protocol request handler taken from the server's private handler map with an
+ * empty context: `handler({ method: 'tools/call', params }, {})`, the handler read from
+ * `server._requestHandlers.get('tools/call')`. v1 handed the handler that `{}` as its `extra`. v2
+ * wraps the handlers of the methods that may answer input_required (tools/call, prompts/get,
+ * resources/read) in its multi-round-trip seam, which first reads the request's state
+ * (`ctx.mcpReq.requestState()`): on `{}` it throws a TypeError before the handler runs, whatever
+ * the handler does. The empty fake becomes the smallest v2 context that seam accepts, a first
+ * round (no requestState, no inputResponses): `{ mcpReq: { requestState: () => undefined } }`.
+ *
+ * Only in a file that reads `_requestHandlers`, and only an empty literal handed as the second
+ * argument of a call whose first is a request literal naming one of those methods.
+ */
+import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { TextEdit } from '../text-edits.js';
+
+/** The private map of the v1 and v2 protocol classes the handlers are read from. */
+const HANDLER_MAP = '_requestHandlers';
+/** Methods whose v2 handlers run inside the multi-round-trip seam. */
+const SEAM_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+export const FIRST_ROUND_CONTEXT = '{ mcpReq: { requestState: () => undefined } }';
+
+export function emptyProtocolContextEdits(sourceFile: SourceFile): { edits: TextEdit[]; notes: string[] } {
+  const edits: TextEdit[] = [];
+  const notes: string[] = [];
+  if (!sourceFile.getFullText().includes(HANDLER_MAP)) return { edits, notes };
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const [request, context] = call.getArguments();
+    if (!request || !context || !Node.isObjectLiteralExpression(context) || context.getProperties().length > 0 || /\/[/*]/.test(context.getText())) continue;
+    const method = requestMethod(request);
+    if (!method) continue;
+    edits.push({ start: context.getStart(), end: context.getEnd(), text: FIRST_ROUND_CONTEXT });
+    notes.push(`${context.getStartLineNumber()}: the empty context handed to a ${method} handler of the server's ${HANDLER_MAP} becomes ${FIRST_ROUND_CONTEXT}: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}`);
+  }
+  return { edits, notes };
+}
+
+function requestMethod(node: Node): string | undefined {
+  if (!Node.isObjectLiteralExpression(node)) return undefined;
+  const property = node.getProperty('method');
+  if (!property || !Node.isPropertyAssignment(property)) return undefined;
+  const value = property.getInitializer();
+  if (!value || !(Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))) return undefined;
+  return SEAM_METHODS.has(value.getLiteralText()) ? value.getLiteralText() : undefined;
+}
