@@ -70,7 +70,7 @@ describe('loop form', () => {
     }
     const last = await callTool(handler, { name: 'code', arguments: { who: 'ada' }, requestState: round.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { code: 'nope' } } } });
     const failure = last.error?.message ?? (last.result?.isError ? JSON.stringify(last.result.content) : undefined);
-    expect(failure).toMatch(/No answer accepted after 20 rounds/);
+    expect(failure).toMatch(/No answer accepted after 20 rounds \(tools\/call:code\)/);
     const good = await callTool(handler, { name: 'code', arguments: { who: 'ada' }, requestState: round.result!.requestState!, inputResponses: { reply: { action: 'accept', content: { code: '1234' } } } });
     expect(good.result?.content).toEqual([{ type: 'text', text: 'ok after 19' }]);
   });

@@ -231,10 +231,28 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
       lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
       lines.push(...block(bodyLines));
       lines.push('}');
-    } else lines.push(...bodyLines);
+    } else {
+      // The last resumption has its own block like the others, so each phase reads as one `if`.
+      lines.push(`if (${state}.phase === ${k}) {`, ...block(bodyLines), '}');
+      lines.push(...unknownPhaseLines(fw, work.body, work.handler.method, work.handler.name));
+    }
   }
   const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   return { start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') };
+}
+
+/**
+ * After the last phase block: only sealed state whose phase this handler does not have gets here,
+ * minted by another version of it (a deployment that changed its questions while a round was in
+ * flight). A handler that returns on every path fails it with an error naming the handler; one
+ * that may end without a result ends the same way here.
+ */
+function unknownPhaseLines(fw: FileWork, body: Node, method: string, name: string | undefined): string[] {
+  if (!definitelyExits(body)) return [];
+  return [
+    ...explainOnce(fw, `// Sealed state with a phase this handler does not have was minted by another version of it.`),
+    `throw new Error(${quote(`requestState phase unknown to ${method}:${name ?? ''}`)});`,
+  ];
 }
 
 /** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */

@@ -193,7 +193,8 @@ function loopFunctionLines(p: LoopParts): string[] {
   // Only the iteration the state was minted in reads the answer (a nested request: the others ask).
   const reading = plan.anchor ? `${resuming} && ${position} === ${state}${ts ? '?' : ''}.${position}` : resuming;
   pointBody.push(`const ${answer.name} = ${reading} ? ${read.read} : undefined;`, `if (${answer.name} === undefined) {`);
-  if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds`)});`);
+  // The error names the handler: a log line says which flow gave up (and two capped loops of one file differ).
+  if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds (${work.handler.method}:${work.handler.name ?? ''})`)});`);
   pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
   pointBody.push(`${resuming} = false;`, ...answer.bind);
   const body: string[] = [...p.itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(point, plan.anchor, p.capEdits, pointBody)] : pointBody), ...plan.after.map(segText)];
