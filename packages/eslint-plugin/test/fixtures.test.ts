@@ -15,7 +15,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import plugin from '../src/index.js';
 
-/** The codemod's idiom for one elicitation with state (the brief's canonical output). */
+/** The codemod's idiom for one elicitation with state: ask with a sealed requestState while the answer is missing, then read the accepted content and the state. */
 const ELICIT_OUTPUT = `import { McpServer, inputRequired, inputResponse, acceptedContent, fromJsonSchema } from '@modelcontextprotocol/server';
 import { requestStateCodec } from './mcp-request-state.js';
 const schema = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] };
