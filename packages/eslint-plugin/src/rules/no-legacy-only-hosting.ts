@@ -1,8 +1,9 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { HOSTING_ADVICE, HTTP_TRANSPORTS, MCP_PACKAGE_PREFIX, SERVER_CONNECT_METHOD, SSE_TRANSPORTS, STDIO_TRANSPORT, TARGET } from '@mcp-mrtr/surface';
-import { getPropertyName, importedNameOf, unwrap } from '../utils/ast.js';
+import { HOSTING_ADVICE, HTTP_TRANSPORTS, SERVER_CONNECT_METHOD, SSE_TRANSPORTS, STDIO_TRANSPORT, TARGET } from '@mcp-mrtr/surface';
+import { getPropertyName, unwrap } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
+import { mcpExportReferences } from '../utils/mcp-imports.js';
 
 type Kind = 'stdio' | 'http' | 'sse';
 type MessageId = 'stdioHosting' | 'httpHosting' | 'sseHosting';
@@ -11,36 +12,10 @@ const KIND_OF = new Map<string, Kind>([[STDIO_TRANSPORT, 'stdio'], ...HTTP_TRANS
 const MESSAGE_OF: Record<Kind, MessageId> = { stdio: 'stdioHosting', http: 'httpHosting', sse: 'sseHosting' };
 const isRelevant = fileTokenFilter([...KIND_OF.keys()]);
 
-/** `@modelcontextprotocol/...` transport classes in scope: local name → kind (ES imports and `require` destructuring). */
-function transportImports(program: TSESTree.Program): Map<string, Kind> {
-  const names = new Map<string, Kind>();
-  const fromMcp = (source: unknown) => typeof source === 'string' && source.startsWith(MCP_PACKAGE_PREFIX);
-  for (const statement of program.body) {
-    if (statement.type === AST_NODE_TYPES.ImportDeclaration && fromMcp(statement.source.value) && statement.importKind !== 'type') {
-      for (const spec of statement.specifiers) {
-        if (spec.type !== AST_NODE_TYPES.ImportSpecifier || spec.importKind === 'type') continue;
-        const kind = KIND_OF.get(importedNameOf(spec));
-        if (kind) names.set(spec.local.name, kind);
-      }
-    } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-      for (const decl of statement.declarations) {
-        const init = decl.init && unwrap(decl.init);
-        const required =
-          init?.type === AST_NODE_TYPES.CallExpression &&
-          init.callee.type === AST_NODE_TYPES.Identifier &&
-          init.callee.name === 'require' &&
-          init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-          fromMcp(init.arguments[0].value);
-        if (!required || decl.id.type !== AST_NODE_TYPES.ObjectPattern) continue;
-        for (const prop of decl.id.properties) {
-          if (prop.type !== AST_NODE_TYPES.Property || prop.key.type !== AST_NODE_TYPES.Identifier || prop.value.type !== AST_NODE_TYPES.Identifier) continue;
-          const kind = KIND_OF.get(prop.key.name);
-          if (kind) names.set(prop.value.name, kind);
-        }
-      }
-    }
-  }
-  return names;
+/** The MCP transports the file constructs (`new StdioServerTransport()` under any import alias, namespace or `require`), by kind. */
+function transportConstructions(sourceCode: Readonly<TSESLint.SourceCode>): Map<TSESTree.Node, Kind> {
+  const exports = Object.fromEntries([...KIND_OF].map(([name, kind]) => [name, { [ASTUtils.ReferenceTracker.CONSTRUCT]: kind }]));
+  return new Map(mcpExportReferences<Kind>(sourceCode, exports).map((ref) => [ref.node, ref.info]));
 }
 
 export default createRule<[], MessageId>({
@@ -61,7 +36,7 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const transports = transportImports(sourceCode.ast);
+    const transports = transportConstructions(sourceCode);
     if (transports.size === 0) return {};
     // the documented composition keeps a 2025 session wiring behind `isLegacyRequest`: that leg is meant to stay
     const legacyLegKept = sourceCode.text.includes(TARGET.isLegacyRequest);
@@ -69,9 +44,8 @@ export default createRule<[], MessageId>({
     /** The transport class a `new` expression builds, if it is one of the imported MCP transports. */
     function constructed(node: TSESTree.Node | null | undefined): { kind: Kind; name: string } | undefined {
       const expr = node && unwrap(node as TSESTree.Expression);
-      if (expr?.type !== AST_NODE_TYPES.NewExpression || expr.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-      const kind = transports.get(expr.callee.name);
-      return kind ? { kind, name: expr.callee.name } : undefined;
+      const kind = expr && transports.get(expr);
+      return expr?.type === AST_NODE_TYPES.NewExpression && kind ? { kind, name: sourceCode.getText(expr.callee) } : undefined;
     }
 
     /** `new X()` inline, or a variable initialised / assigned with one. */

@@ -2,7 +2,6 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import {
   CTX_MCPREQ_READS,
   RAW_STATE_DECODERS,
-  SERVER_CLASSES,
   TARGET,
   UNSEALED_BUFFER_ENCODINGS,
   UNSEALED_STATE_ENCODERS,
@@ -20,6 +19,7 @@ import {
 } from '../utils/ast.js';
 import { createRule } from '../utils/create-rule.js';
 import { isMcpReqLike } from '../utils/legacy-sites.js';
+import { isServerConstruction } from '../utils/mcp-imports.js';
 import { isInputRequiredCall, isRawInputRequiredObject, localNamesOf, resultSpecOf } from '../utils/mrtr-results.js';
 
 type MessageId = 'unsealedMint' | 'rawStateParsed' | 'noVerifyHook' | 'addVerifyHook';
@@ -27,7 +27,6 @@ type MessageId = 'unsealedMint' | 'rawStateParsed' | 'noVerifyHook' | 'addVerify
 const ENCODERS = new Set<string>(UNSEALED_STATE_ENCODERS);
 const BUFFER_ENCODINGS = new Set<string>(UNSEALED_BUFFER_ENCODINGS);
 const DECODERS = new Set<string>(RAW_STATE_DECODERS);
-const SERVER_CLASS_NAMES = new Set<string>(SERVER_CLASSES);
 
 type Source = Readonly<TSESLint.SourceCode>;
 
@@ -206,7 +205,7 @@ export default createRule<[], MessageId>({
         if (getPropertyName(node) === CTX_MCPREQ_READS.requestState && isMcpReqLike(sourceCode, node.object)) stateReads.push(node);
       },
       NewExpression(node) {
-        if (SERVER_CLASS_NAMES.has(getCalleeName(node) ?? '')) constructions.push(node);
+        if (isServerConstruction(sourceCode, node)) constructions.push(node);
       },
       'Program:exit'() {
         if (stateReads.length === 0) return;

@@ -45,6 +45,7 @@ import {
   walk,
 } from './ast.js';
 import { getTypeNames } from './types.js';
+import { isServerConstruction } from './mcp-imports.js';
 import { callsOfFedParameter } from './fed-parameters.js';
 
 /** How the request is spelled: the site shapes the codemod's find stage recognises too. */
@@ -88,7 +89,7 @@ export function isServerLike(sourceCode: Source, expr: TSESTree.Node, depth = 0)
     case AST_NODE_TYPES.ConditionalExpression:
       return isServerLike(sourceCode, node.consequent, depth + 1) || isServerLike(sourceCode, node.alternate, depth + 1);
     case AST_NODE_TYPES.NewExpression:
-      return SERVER_CLASS_NAMES.has(getCalleeName(node) ?? '');
+      return isServerConstruction(sourceCode, node);
     case AST_NODE_TYPES.AwaitExpression:
       return isServerLike(sourceCode, node.argument, depth + 1);
     case AST_NODE_TYPES.Identifier: {

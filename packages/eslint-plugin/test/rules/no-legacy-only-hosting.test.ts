@@ -16,6 +16,8 @@ ruleTester.run('no-legacy-only-hosting', testable(rule), {
     `import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';\nawait client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }));`,
     `await db.connect(new Pool());`,
     `import type { StdioServerTransport } from '@modelcontextprotocol/server/stdio';\ndeclare const t: StdioServerTransport;\nawait server.connect(t);`,
+    // a local binding that shadows the import is not the MCP transport
+    STDIO_V2 + `export function attach(server, StdioServerTransport) { return server.connect(new StdioServerTransport()); }`,
     // a transport handed in from elsewhere is not followed
     STDIO_V2 + `export async function attach(server, transport) { await server.connect(transport); }`,
     // the documented composition: 2026 requests first, the session wiring kept for 2025-era clients
@@ -40,6 +42,16 @@ ruleTester.run('no-legacy-only-hosting', testable(rule), {
       code: STDIO_V2 + `import { isLegacyRequest } from '@modelcontextprotocol/server';\nvoid isLegacyRequest;\nawait server.connect(new StdioServerTransport());`,
       errors: [{ messageId: 'stdioHosting', line: 4 }],
     },
+    // a namespace import
+    {
+      code: `import * as stdio from '@modelcontextprotocol/server/stdio';\nawait server.connect(new stdio.StdioServerTransport());`,
+      errors: [{ messageId: 'stdioHosting', line: 2 }],
+    },
+    // the module required whole, the class read as a member
+    asJs({
+      code: `const sse = require('@modelcontextprotocol/sdk/server/sse.js');\napp.get('/sse', (req, res) => server.connect(new sse.SSEServerTransport('/messages', res)));`,
+      errors: [{ messageId: 'sseHosting', line: 2, data: { transport: 'sse.SSEServerTransport' } }],
+    }),
     asJs({
       code: `const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');\nserver.connect(new StdioServerTransport()).catch(console.error);`,
       errors: [{ messageId: 'stdioHosting', line: 2 }],

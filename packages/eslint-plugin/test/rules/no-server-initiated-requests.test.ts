@@ -23,6 +23,7 @@ const shared = {
     `const { createMessage } = chatSdk;\nawait createMessage({ text: 'hi' });`,
     `await anthropic.messages.create({ model: 'x', messages: [] });`,
     `await slack.listRoots();`,
+    `import { Client as Core } from '@slack/web-api';\nconst core = new Core(token);\nawait core.listRoots();`,
     `function watch(observer) { return observer.createMessage({ text: 'hi' }); }`,
     // strings in logs and docs
     `console.log('server sent elicitation/create, sampling/createMessage and roots/list');\nconst doc = 'call mcp.server.elicitInput() to ask the user';`,
@@ -42,6 +43,19 @@ const shared = {
     { code: V1 + `mcp.registerTool('t', {}, async () => { await mcp.server.createMessage({ messages: [], maxTokens: 10 }); await mcp.server.listRoots(); return { content: [] }; });`, errors: [inHandler(), inHandler()] },
     // low-level Server, schema registration
     { code: LOW + `server.setRequestHandler(CallToolRequestSchema, async (req, extra) => { await server.elicitInput({ message: 'x', requestedSchema: {} }); return { content: [] }; });`, errors: [inHandler()] },
+    // the SDK's server class under another name: an aliased import, a namespace import, a require
+    {
+      code: `import { Server as Core } from '@modelcontextprotocol/sdk/server/index.js';\nconst core = new Core({ name: 'x', version: '1' }, {});\ncore.setRequestHandler(CallToolRequestSchema, async () => { await core.elicitInput({ message: 'x', requestedSchema: {} }); return { content: [] }; });`,
+      errors: [{ messageId: 'legacyRequest', line: 3 }],
+    },
+    {
+      code: `import * as sdk from '@modelcontextprotocol/sdk/server/index.js';\nconst core = new sdk.Server({ name: 'x', version: '1' }, {});\ncore.setRequestHandler(CallToolRequestSchema, async () => { await core.listRoots(); return { content: [] }; });`,
+      errors: [{ messageId: 'legacyRequest', line: 3 }],
+    },
+    {
+      code: `const { Server: Core } = require('@modelcontextprotocol/sdk/server/index.js');\nconst core = new Core({ name: 'x', version: '1' }, {});\ncore.setRequestHandler(CallToolRequestSchema, async () => { await core.createMessage({ messages: [], maxTokens: 5 }); return { content: [] }; });`,
+      errors: [{ messageId: 'legacyRequest', line: 3 }],
+    },
     // this.server in a class
     { code: `class Tools {\n  constructor(server) { this.server = server; }\n  async ask() { return this.server.elicitInput({ message: 'x', requestedSchema: {} }); }\n}`, errors: [inHandler()] },
     // alias of the inner server

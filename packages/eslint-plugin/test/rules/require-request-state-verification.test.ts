@@ -24,6 +24,11 @@ const shared = {
     `const saved = JSON.parse(localStorage.getItem('state'));`,
   ],
   invalid: [
+    // the server class under an import alias
+    {
+      code: `import { McpServer as Mcp, inputRequired } from '@modelcontextprotocol/server';\nconst server = new Mcp({ name: 'x', version: '1' });\n` + tool(`const s = ctx.mcpReq.requestState();`),
+      errors: [{ messageId: 'noVerifyHook', line: 2 }],
+    },
     { code: IMPORT + tool(`return inputRequired({ requestState: JSON.stringify({ step: 1 }) });`), errors: [{ messageId: 'unsealedMint', line: 3 }] },
     { code: IMPORT + tool(`return inputRequired({ requestState: btoa(JSON.stringify(state)) });`), errors: [{ messageId: 'unsealedMint' }] },
     { code: IMPORT + tool(`return inputRequired({ inputRequests: r, requestState: Buffer.from(JSON.stringify(state)).toString('base64') });`), errors: [{ messageId: 'unsealedMint' }] },
