@@ -21,7 +21,7 @@ const MIN_LENGTH = 30;
  * (behaviour-contextless-caller): the copy repeats the helper's lines by design; sharing them
  * (one function both call) is the way back down.
  */
-const CEILING = 18;
+const CEILING = 12;
 
 function lineCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();

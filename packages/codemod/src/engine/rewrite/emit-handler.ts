@@ -3,7 +3,7 @@
  * phases: the body rebuilt as a state machine over the sealed requestState) and of a helper
  * that asks through its callers.
  */
-import { Node, SyntaxKind, type ParameterDeclaration, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, VariableDeclarationKind, type ParameterDeclaration, type Statement } from 'ts-morph';
 import { firstEffect } from './purity.js';
 import { anchorOf, type HandlerWork } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
@@ -11,7 +11,7 @@ import { contextAccess, freeName, type ContextAccess } from './context.js';
 import { unplanned, type EmitEnv } from './emit.js';
 import { askWithState, askWriteOnce, helperCallLines, mergedHelperLines, mergedLines, readLines, transitionLines, urlThrowLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
-import { emitLoopHandler } from './emit-loop.js';
+import { emitLoopHandler, RESULT_TYPE } from './emit-loop.js';
 import { wrappedGroupTexts } from './wrapped-rounds.js';
 import { nestedRoundEdit, type RoundStyle } from './emit-nested-round.js';
 import { hoistRequests } from './emit-requests.js';
@@ -197,6 +197,26 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   };
   const n = work.points.length;
   const segmentAfter = (k: number): Statement[] => statements.slice(k === 0 ? 0 : idx[k - 1]! + 1, k < n ? idx[k] : statements.length);
+  const digestExpr = `${DIGEST_EXPORT}(${handlerId}, ${access.args})`;
+  /**
+   * A point inside a block (`if (gift) { ... await ask ... }`) may be passed by in the round that
+   * reaches its block, and then the code after the block runs in that round too: that code, with the
+   * block, is written once as a function of the carried locals, called by the round that asks and
+   * by the round that reads the answer. Only for a plain request whose carried locals all travel in
+   * the state, in a handler that returns on every path (the function declares the handler's result).
+   */
+  const resultType = RESULT_TYPE[work.handler.method];
+  const shared = new Map<number, string>();
+  if (resultType && definitelyExits(work.body)) {
+    work.points.forEach((point, j) => {
+      if (!nested(j) || (point.kind !== 'direct' && point.kind !== 'parallel') || live[j]!.some((v) => v.mode !== 'store')) return;
+      const base = `continueFrom${pascal(point.keys[0]!)}`;
+      const name = freeName(work.fn, base, names);
+      // Two keys may spell one name (`a_b`, `aB`): the second gets a suffix.
+      shared.set(j, [...shared.values()].includes(name) ? names.take(base) : name);
+    });
+  }
+  const carriedNames = (j: number): string[] => live[j]!.filter((v) => v.mode === 'store').map((v) => v.name);
   /**
    * Code from point `j` on, in a round that did not stop earlier: every point reached asks and
    * returns with the state of its phase; a nested point may be skipped, and then the code after
@@ -204,6 +224,7 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
    */
   const forward = (j: number, scoped: EmitEnv, argsDigest: string): string[] => {
     const point = work.points[j]!;
+    if (shared.has(j)) return [`return ${shared.get(j)}(${[...carriedNames(j), 'false'].join(', ')});`];
     const ask = askWithState(scoped, stateObject(j, argsDigest), codec);
     const transition = transitionLines(point, scoped, ask, point.kind === 'helper' ? helperCallText(point, helperRegistry.get(point.helperFn), access.ctx) : undefined);
     if (!nested(j)) return transition;
@@ -215,17 +236,46 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
     if (!definitelyExits(last)) out.push('return undefined;');
     return out;
   };
+  for (const [j, name] of shared) {
+    const point = work.points[j]!;
+    const scoped: EmitEnv = { ...env, names: names.clone() };
+    const resuming = freeName(work.fn, 'resuming', scoped.names);
+    const storedVars = live[j]!.filter((v) => v.mode === 'store');
+    const parameters = [...storedVars.map((v) => (ts ? `${v.name}: ${v.typeText}` : v.name)), ts ? `${resuming}: boolean` : resuming];
+    if (ts) fw.types.add(resultType!).add('InputRequiredResult');
+    const body = [
+      ...narrowingGuards(statements.slice(0, idx[j]), statements.slice(idx[j]!), live[j]!, work.fn),
+      anchorText(j, readLines(point, scoped, askWithState(scoped, stateObject(j, digestExpr), codec), undefined, resuming), false),
+      ...segmentAfter(j + 1).map((st) => segText(st, '')),
+      ...(j + 1 < n ? forward(j + 1, scoped, digestExpr) : []),
+    ];
+    lines.push(...explainOnce(fw, `// The code from a question inside a block on, written once: the round that reaches the block runs it asking (${resuming} false), the next round reading the answer.`));
+    lines.push(`const ${name} = async (${parameters.join(', ')})${ts ? `: Promise<${resultType} | InputRequiredResult>` : ''} => {`, ...block(body), '};');
+  }
   for (let k = 0; k <= n; k++) {
     const isLast = k === n;
     const bodyLines: string[] = [];
     const scoped: EmitEnv = { ...env, names: names.clone() };
-    if (k > 0) {
+    const resumesShared = k > 0 && shared.has(k - 1);
+    if (resumesShared) {
+      // The carried locals go to the function as they are: restored as constants.
+      const carried = carriedNames(k - 1);
+      if (carried.length > 0) bodyLines.push(`const { ${carried.map((name) => stateField(name, carried)).join(', ')} } = ${state};`);
+      bodyLines.push(`return ${shared.get(k - 1)}(${[...carried, 'true'].join(', ')});`);
+    } else if (k > 0) {
       bodyLines.push(...restore(k - 1));
       bodyLines.push(...narrowingGuards(statements.slice(0, idx[k - 1]), statements.slice(idx[k - 1]!), live[k - 1]!, work.fn));
       bodyLines.push(...resumeLines(k - 1, scoped));
     }
-    for (const s of segmentAfter(k)) bodyLines.push(segText(s, ''));
-    if (!isLast) {
+    if (!resumesShared) {
+      const segment = segmentAfter(k);
+      // Before a call of the shared function, a `let` the function reassigns is no longer reassigned here.
+      const callsShared = !isLast && shared.has(k);
+      for (const s of segment) bodyLines.push(callsShared ? constWhereUnassigned(s, segment, segText(s, '')) : segText(s, ''));
+    }
+    if (resumesShared && !isLast) {
+      lines.push(`if (${state}.phase === ${k}) {`, ...block(bodyLines), '}');
+    } else if (!isLast) {
       // The first round has no state yet: the digest is computed; later rounds carry it on.
       bodyLines.push(...forward(k, scoped, k === 0 ? `${DIGEST_EXPORT}(${handlerId}, ${access.args})` : `${state}.args`));
       lines.push(k === 0 ? `if (${state} === undefined) {` : `if (${state}.phase === ${k}) {`);
@@ -239,6 +289,30 @@ function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, H
   }
   const text = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   return { start: work.body.getStart(), end: work.body.getEnd(), text: text.replace(/\n[ \t]+\n/g, '\n\n') };
+}
+
+/**
+ * `text` (the emitted `statement`) declared with `const` when it is a `let` whose names nothing in
+ * `segment` assigns and every declaration has an initializer; otherwise `text` unchanged.
+ */
+function constWhereUnassigned(statement: Statement, segment: Statement[], text: string): string {
+  if (!Node.isVariableStatement(statement) || statement.getDeclarationKind() !== VariableDeclarationKind.Let || !text.startsWith('let ')) return text;
+  const declarations = statement.getDeclarations();
+  if (declarations.some((d) => !d.getInitializer() || !Node.isIdentifier(d.getNameNode()))) return text;
+  const names = new Set(declarations.map((d) => d.getName()));
+  const assigned = segment.some((s) =>
+    s.getDescendants().some((node) => {
+      if (Node.isBinaryExpression(node) && /^(=|\+=|-=|\*=|\/=|%=|\*\*=|<<=|>>=|>>>=|&=|\|=|\^=|&&=|\|\|=|\?\?=)$/.test(node.getOperatorToken().getText())) {
+        const left = node.getLeft();
+        return (Node.isIdentifier(left) ? [left] : left.getDescendantsOfKind(SyntaxKind.Identifier)).some((id) => names.has(id.getText()));
+      }
+      if ((Node.isPrefixUnaryExpression(node) || Node.isPostfixUnaryExpression(node)) && [SyntaxKind.PlusPlusToken, SyntaxKind.MinusMinusToken].includes(node.getOperatorToken())) {
+        return names.has(node.getOperand().getText());
+      }
+      return false;
+    }),
+  );
+  return assigned ? text : `const ${text.slice('let '.length)}`;
 }
 
 /**

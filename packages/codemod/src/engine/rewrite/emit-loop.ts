@@ -124,7 +124,8 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
   return edits;
 }
 
-const RESULT_TYPE: Record<string, string> = { 'tools/call': 'CallToolResult', 'prompts/get': 'GetPromptResult', 'resources/read': 'ReadResourceResult' };
+/** A handler's result type by its method: the generated functions that return its results declare it. */
+export const RESULT_TYPE: Record<string, string> = { 'tools/call': 'CallToolResult', 'prompts/get': 'GetPromptResult', 'resources/read': 'ReadResourceResult' };
 
 interface LoopParts {
   work: HandlerWork;

@@ -91,8 +91,8 @@ export function answerRead(point: RequestPoint, env: EmitEnv): AnswerRead {
 }
 
 /** `const <name> = <reader call>;` for each read. */
-function readStatements(reads: Array<{ name: string; plan: ReadPlan }>): string[] {
-  return reads.map((r) => `const ${r.name} = ${r.plan.read};`);
+function readStatements(reads: Array<{ name: string; plan: ReadPlan }>, readWhen?: string): string[] {
+  return reads.map((r) => `const ${r.name} = ${readWhen ? `${readWhen} ? ${r.plan.read} : undefined` : r.plan.read};`);
 }
 
 function missingCondition(names: string[]): string {
@@ -159,7 +159,12 @@ export function pointBindingLines(point: RequestPoint, value: string, env: EmitE
 }
 
 /** Read-or-ask for a direct or parallel point; `ask` decides how the round is returned. */
-export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyExprs?: string[]): string[] {
+/**
+ * The point's answers read (asking while one is missing), bound as the legacy code bound them.
+ * `readWhen`: a condition under which the answers are read at all; otherwise they count as missing
+ * and the point asks (a round that has not asked yet must not take answers sent along with it).
+ */
+export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyExprs?: string[], readWhen?: string): string[] {
   const exprs = keyExprs ?? point.keys.map(keyLiteral);
   const plans = reads(point, env, exprs);
   const lines: string[] = [];
@@ -182,7 +187,7 @@ export function readLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, keyE
     answers = [{ name: answer.name, plan: plans[0]! }];
     bind.push(...answer.bind);
   }
-  lines.push(...readStatements(answers));
+  lines.push(...readStatements(answers, readWhen));
   lines.push(`if (${missingCondition(answers.map((a) => a.name))}) {`);
   for (const plan of plans) lines.push(...plan.capabilityCheck.map((l) => `  ${l}`));
   lines.push(`  ${ask(`{ ${requests.join(', ')} }`)}`);
