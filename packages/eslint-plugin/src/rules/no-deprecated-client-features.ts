@@ -18,7 +18,8 @@ import {
   isLegacyMethod,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
-import { findProperty, getPropertyName, literalString, mcpLocalNamesOf, unwrap } from '../utils/ast.js';
+import { findProperty, getPropertyName, literalString, unwrap } from '../utils/ast.js';
+import { callsMcpExport } from '../utils/mcp-imports.js';
 import { removeObjectElement } from '../utils/fixes.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
@@ -93,7 +94,6 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     const legacySites = findLegacySites(sourceCode).filter((s) => LEGACY_REQUESTS[s.method].deprecated);
 
     function insideLegacySite(node: TSESTree.Node): boolean {
@@ -157,9 +157,8 @@ export default createRule<[], MessageId>({
         const name = getPropertyName(callee);
         if (name === undefined) return;
         // inputRequired.createMessage(...) / inputRequired.listRoots()
-        const object = unwrap(callee.object);
         const builderMethod = DEPRECATED_BUILDERS.get(name);
-        if (builderMethod && object.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(object.name)) {
+        if (builderMethod && callsMcpExport(sourceCode, call, [TARGET.inputRequired, name])) {
           context.report({ node: call, messageId: messageFor(builderMethod) });
           return;
         }

@@ -12,7 +12,8 @@ import {
   TARGET,
   type MrtrMethod,
 } from '@mcp-mrtr/surface';
-import { findProperty, getCalleeName, getPropertyName, isFunctionNode, literalString, mcpLocalNamesOf, resolveFunction, resolveValue, unwrap, unwrapAwait, walk } from '../utils/ast.js';
+import { findProperty, getCalleeName, getPropertyName, isFunctionNode, literalString, resolveFunction, resolveValue, unwrap, unwrapAwait, walk } from '../utils/ast.js';
+import { callsMcpExport } from '../utils/mcp-imports.js';
 import { removeObjectElement } from '../utils/fixes.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
@@ -56,14 +57,11 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     let mrtrResourceCount = 0;
     const serverHints: TSESTree.Property[] = [];
 
     function isInputRequiredCall(node: TSESTree.Node): boolean {
-      if (node.type !== AST_NODE_TYPES.CallExpression) return false;
-      const callee = unwrap(node.callee);
-      return callee.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(callee.name);
+      return node.type === AST_NODE_TYPES.CallExpression && callsMcpExport(sourceCode, node, [TARGET.inputRequired]);
     }
 
     /** True for a value that caches nothing: 0, false, 'no-store', `{ ttlMs: 0, cacheScope: 'private' }`. */

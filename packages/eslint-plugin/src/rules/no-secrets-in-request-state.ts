@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { REQUEST_STATE_CODEC_MINT, TARGET, looksSecret } from '@mcp-mrtr/surface';
-import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, mcpLocalNamesOf, qualifiedName, resolveValue, unwrap, unwrapAwait } from '../utils/ast.js';
+import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, qualifiedName, resolveValue, unwrap, unwrapAwait } from '../utils/ast.js';
+import { callsMcpExport } from '../utils/mcp-imports.js';
 import { typeServices } from '../utils/types.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
@@ -35,8 +36,6 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
-    const codecFactoryNames = mcpLocalNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);
     const reported = new Set<TSESTree.Node>();
 
@@ -152,8 +151,7 @@ export default createRule<[], MessageId>({
       const origin = resolveValue(receiver, sourceCode);
       if (origin.type === AST_NODE_TYPES.CallExpression) {
         const factory = unwrap(origin.callee);
-        const name = getCalleeName(origin);
-        if (factory.type === AST_NODE_TYPES.Identifier ? codecFactoryNames.has(factory.name) : name === TARGET.createRequestStateCodec) return true;
+        if (factory.type === AST_NODE_TYPES.Identifier ? callsMcpExport(sourceCode, origin, [TARGET.createRequestStateCodec]) : getCalleeName(origin) === TARGET.createRequestStateCodec) return true;
       }
       const text = qualifiedName(receiver);
       return text !== undefined && CODEC_RECEIVER_NAME.test(text);
@@ -162,9 +160,7 @@ export default createRule<[], MessageId>({
     function isInputRequiredResult(obj: TSESTree.ObjectExpression): boolean {
       if (literalString(findProperty(obj, TARGET.resultTypeField)?.value) === TARGET.inputRequiredValue) return true;
       const parent = obj.parent;
-      if (parent?.type !== AST_NODE_TYPES.CallExpression || parent.arguments[0] !== obj) return false;
-      const callee = unwrap(parent.callee);
-      return callee.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(callee.name);
+      return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === obj && callsMcpExport(sourceCode, parent, [TARGET.inputRequired]);
     }
 
     return {

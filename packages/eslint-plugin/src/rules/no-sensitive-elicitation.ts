@@ -14,7 +14,8 @@ import {
   ZOD_OBJECT_BUILDERS,
   looksSecret,
 } from '@mcp-mrtr/surface';
-import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, mcpLocalNamesOf, resolveValue, unwrap } from '../utils/ast.js';
+import { findProperty, getCalleeName, getCalleeObject, getPropertyName, literalString, resolveValue, unwrap } from '../utils/ast.js';
+import { callsMcpExport } from '../utils/mcp-imports.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 
@@ -47,7 +48,6 @@ export default createRule<[], 'sensitiveField'>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const inputRequiredNames = mcpLocalNamesOf(sourceCode, TARGET.inputRequired);
     const checked = new Set<TSESTree.Node>();
 
     function report(node: TSESTree.Node, field: string, why: string): void {
@@ -153,8 +153,7 @@ export default createRule<[], 'sensitiveField'>({
           checkParams(call.arguments[0]);
           return;
         }
-        const object = unwrap(callee.object);
-        if (name === FORM_ELICIT_BUILDER && object.type === AST_NODE_TYPES.Identifier && inputRequiredNames.has(object.name)) {
+        if (name === FORM_ELICIT_BUILDER && callsMcpExport(sourceCode, call, [TARGET.inputRequired, name])) {
           checkParams(call.arguments[0]);
         }
       },

@@ -5,7 +5,8 @@ import {
   REQUEST_STATE_CODEC_OPTIONS,
   TARGET,
 } from '@mcp-mrtr/surface';
-import { findProperty, getCalleeName, isValueReference, literalString, mcpLocalNamesOf, resolveValue, unwrap, walk } from '../utils/ast.js';
+import { findProperty, getCalleeName, isValueReference, literalString, resolveValue, unwrap, walk } from '../utils/ast.js';
+import { callsMcpExport } from '../utils/mcp-imports.js';
 import { typeServices } from '../utils/types.js';
 import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
@@ -44,7 +45,6 @@ export default createRule<[], MessageId>({
   create(context) {
     const sourceCode = context.sourceCode;
     if (!isRelevant(sourceCode)) return {};
-    const codecNames = mcpLocalNamesOf(sourceCode, TARGET.createRequestStateCodec);
     const types = typeServices(context);
     const env = DEFAULT_STATE_KEY_ENV;
 
@@ -138,7 +138,7 @@ export default createRule<[], MessageId>({
       CallExpression(call) {
         const callee = unwrap(call.callee);
         const isCodecCall =
-          (callee.type === AST_NODE_TYPES.Identifier && codecNames.has(callee.name)) ||
+          (callee.type === AST_NODE_TYPES.Identifier && callsMcpExport(sourceCode, call, [TARGET.createRequestStateCodec])) ||
           (callee.type === AST_NODE_TYPES.MemberExpression && getCalleeName(call) === TARGET.createRequestStateCodec);
         if (!isCodecCall || call.arguments.length === 0) return;
         const options = resolveValue(call.arguments[0]!, sourceCode);

@@ -1,12 +1,11 @@
 /**
  * The rules' one vocabulary of static AST helpers: names of properties and callees, string literals,
- * TS-wrapper unwrapping, constant bindings, the walk, import aliases (the only MCP knowledge here:
- * which imports come from an MCP package). Where typescript-eslint's
+ * TS-wrapper unwrapping, constant bindings, the walk, import aliases (no MCP knowledge: what a file
+ * takes from MCP packages is `mcp-imports.ts`, over `ReferenceTracker`). Where typescript-eslint's
  * `ASTUtils` already does the job (property names, variable look-up, node-type predicates) these
  * helpers are thin wrappers over it.
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionNode =
   | TSESTree.FunctionDeclaration
@@ -281,7 +280,6 @@ export function importedNameOf(spec: TSESTree.ImportSpecifier): string {
 
 interface ImportBinding {
   readonly local: string;
-  readonly fromMcp: boolean;
 }
 
 const importIndexes = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly ImportBinding[]>>();
@@ -293,12 +291,11 @@ function importIndex(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlyMap<str
   const index = new Map<string, ImportBinding[]>();
   for (const statement of sourceCode.ast.body) {
     if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
-    const fromMcp = statement.source.value.startsWith(MCP_PACKAGE_PREFIX);
     for (const spec of statement.specifiers) {
       if (spec.type !== AST_NODE_TYPES.ImportSpecifier) continue;
       const imported = importedNameOf(spec);
       const list = index.get(imported) ?? [];
-      list.push({ local: spec.local.name, fromMcp });
+      list.push({ local: spec.local.name });
       index.set(imported, list);
     }
   }
@@ -310,32 +307,26 @@ const importNameCache = new WeakMap<TSESTree.Program, Map<string, Set<string>>>(
 
 /**
  * Local names under which `exported` is available in the file: its own name plus import aliases
- * (`import { inputRequired as ir } from '...'`). `mcpOnly`: only imports from an MCP package count.
+ * (`import { inputRequired as ir } from '...'`), from any module.
  * Cached per file; the set is shared, callers must not change it.
  */
-export function importedLocalNames(sourceCode: Readonly<TSESLint.SourceCode>, exported: string, options: { mcpOnly?: boolean } = {}): ReadonlySet<string> {
+export function importedLocalNames(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): ReadonlySet<string> {
   let perFile = importNameCache.get(sourceCode.ast);
   if (!perFile) {
     perFile = new Map();
     importNameCache.set(sourceCode.ast, perFile);
   }
-  const key = `${options.mcpOnly ? 'mcp' : 'any'}:${exported}`;
-  const hit = perFile.get(key);
+  const hit = perFile.get(exported);
   if (hit) return hit;
   const names = new Set([exported]);
   for (const binding of importIndex(sourceCode).get(exported) ?? []) {
-    if (!options.mcpOnly || binding.fromMcp) names.add(binding.local);
+    names.add(binding.local);
   }
-  perFile.set(key, names);
+  perFile.set(exported, names);
   return names;
 }
 
 /** The local name of an export only when the file really imports it (`fromJsonSchema as fjs` → `fjs`), from any module. */
 export function importedLocalName(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): string | undefined {
   return importIndex(sourceCode).get(exported)?.[0]?.local;
-}
-
-/** Local names under which an export of an MCP package is imported (always includes the name itself). */
-export function mcpLocalNamesOf(sourceCode: Readonly<TSESLint.SourceCode>, exported: string): ReadonlySet<string> {
-  return importedLocalNames(sourceCode, exported, { mcpOnly: true });
 }

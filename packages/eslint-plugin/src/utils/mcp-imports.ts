@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { MCP_PACKAGE_PREFIX, SERVER_CLASSES } from '@mcp-mrtr/surface';
-import { getCalleeName } from './ast.js';
+import { getCalleeName, getPropertyName, unwrap } from './ast.js';
 
 type Source = Readonly<TSESLint.SourceCode>;
 type Tracker = InstanceType<typeof ASTUtils.ReferenceTracker>;
@@ -92,4 +92,43 @@ export function isServerConstruction(sourceCode: Source, node: TSESTree.NewExpre
     serverConstructions.set(sourceCode.ast, traced);
   }
   return traced.has(node);
+}
+
+const tracedCalls = new WeakMap<TSESTree.Program, Map<string, ReadonlySet<TSESTree.Node>>>();
+
+/** Calls an MCP import traces to `path` (`['inputRequired']`, `['inputRequired', 'elicit']`), once per file and path. */
+function tracedMcpCalls(sourceCode: Source, path: readonly [string, ...string[]]): ReadonlySet<TSESTree.Node> {
+  let perFile = tracedCalls.get(sourceCode.ast);
+  if (!perFile) {
+    perFile = new Map();
+    tracedCalls.set(sourceCode.ast, perFile);
+  }
+  const key = path.join('.');
+  let calls = perFile.get(key);
+  if (!calls) {
+    const exports = path.reduceRight<TraceMap>((inner, name) => ({ [name]: inner }), { [ASTUtils.ReferenceTracker.CALL]: true } as unknown as TraceMap);
+    calls = new Set(mcpExportReferences(sourceCode, exports).map((ref) => ref.node));
+    perFile.set(key, calls);
+  }
+  return calls;
+}
+
+/** `inputRequired(…)` for `['inputRequired']`, `inputRequired.elicit(…)` for `['inputRequired', 'elicit']`, as written. */
+function calleeSpellsPath(call: TSESTree.CallExpression, path: readonly [string, ...string[]]): boolean {
+  let node = unwrap(call.callee);
+  for (let i = path.length - 1; i > 0; i--) {
+    if (node.type !== AST_NODE_TYPES.MemberExpression || getPropertyName(node) !== path[i]) return false;
+    node = unwrap(node.object);
+  }
+  return node.type === AST_NODE_TYPES.Identifier && node.name === path[0];
+}
+
+/**
+ * Does `call` call the MCP export at `path`? Either spelled with the export's own name (however it
+ * came into scope: a project may re-export the SDK's functions from a module of its own), or
+ * reached from an MCP import or require under another name (`import { inputRequired as ir }`,
+ * `mcp.inputRequired(…)` through a namespace, `const { inputRequired: ask } = require(…)`).
+ */
+export function callsMcpExport(sourceCode: Source, call: TSESTree.CallExpression, path: readonly [string, ...string[]]): boolean {
+  return calleeSpellsPath(call, path) || tracedMcpCalls(sourceCode, path).has(call);
 }

@@ -49,6 +49,11 @@ ruleTester.run('no-deprecated-client-features', testable(rule), {
         { messageId: 'deprecatedSampling', line: 3 },
       ],
     },
+    // the builders through a namespace import
+    {
+      code: `import * as mcp from '@modelcontextprotocol/server';\nexport const asks = { s: mcp.inputRequired.createMessage({ messages: [], maxTokens: 1 }), r: mcp.inputRequired.listRoots() };`,
+      errors: [{ messageId: 'deprecatedSampling' }, { messageId: 'deprecatedRoots' }],
+    },
     {
       // MRTR forms are still deprecated, and a hand-built inputRequests entry too
       code: V2 + `return inputRequired({ inputRequests: { s: inputRequired.createMessage({ messages: [], maxTokens: 1, includeContext: 'allServers' }), r: inputRequired.listRoots(), x: { method: 'roots/list' } } });`,

@@ -47,6 +47,15 @@ ruleTester.run('no-sensitive-elicitation', testable(rule), {
       code: `import { inputRequired as ir } from '@modelcontextprotocol/server';\nimport * as z from 'zod';\nir.elicit({ message: 'x', requestedSchema: z.object({ code: z.string().describe('The CVV on the back of your card') }) });`,
       errors: [{ messageId: 'sensitiveField', data: { field: 'code', why: 'described as "The CVV on the back of your card"' } }],
     },
+    // the builder through a namespace import and through require
+    {
+      code: `import * as mcp from '@modelcontextprotocol/server';\nmcp.inputRequired.elicit({ message: 'x', requestedSchema: { type: 'object', properties: { password: { type: 'string' } } } });`,
+      errors: [{ messageId: 'sensitiveField', line: 2, data: { field: 'password', why: 'field name' } }],
+    },
+    asJs({
+      code: `const { inputRequired: ask } = require('@modelcontextprotocol/server');\nask.elicit({ message: 'x', requestedSchema: { type: 'object', properties: { password: { type: 'string' } } } });`,
+      errors: [{ messageId: 'sensitiveField', line: 2, data: { field: 'password', why: 'field name' } }],
+    }),
     {
       // v2 push style and a hand-built inputRequests entry
       code: `await ctx.mcpReq.elicitInput({ message: 'x', requestedSchema: { type: 'object', properties: { 'credit-card': { type: 'string' } } } });\nreturn { resultType: 'input_required', inputRequests: { k: { method: 'elicitation/create', params: { message: 'y', requestedSchema: { type: 'object', properties: { otp: { type: 'string' } } } } } } };`,
