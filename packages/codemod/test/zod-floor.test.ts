@@ -21,8 +21,9 @@ const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', modu
 const TOOL = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
-// zod 3 API: a record of its value schema alone (zod 4 asks for the key schema too)
+// zod 3 API: a record of its value schema alone (zod 4 asks for the key schema too), and deepPartial (gone in zod 4)
 export const Labels = z.record(z.string());
+export const Draft = z.object({ title: z.string() }).deepPartial();
 
 export function createServer() {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -96,7 +97,7 @@ afterAll(() => {
 });
 
 describe('a project on zod 3', () => {
-  it('is migrated as it will compile with zod 4: package.json takes v2\'s zod range, and what zod 4 rejects is flagged at its line', async () => {
+  it('is migrated as it will compile with zod 4: package.json takes v2\'s zod range, a one-argument record is written for zod 4, and what else zod 4 rejects is flagged at its line', async () => {
     const result = await migrateWithZod('zod-v3');
     const sites = result.files.flatMap((f) => f.sites);
     // the registrations compile against v2 with the server's zod: both handlers are rewritten
@@ -106,9 +107,13 @@ describe('a project on zod 3', () => {
     expect(change!.added.zod).toBe('^4.2.0');
     expect(JSON.parse(change!.output).dependencies.zod).toBe('^4.2.0');
     expect(change!.notes).toContainEqual(expect.stringMatching(/^zod \^3\.23\.0 -> \^4\.2\.0: the project's zod 3\.25\.76 is older than v2's schema types need: @modelcontextprotocol\/server declares zod \^4\.2\.0 /));
-    // only the zod 3 use fails to compile, and it is named at its line with the true cause
+    // the one-argument record is written for zod 4 (its keys were strings in zod 3)
+    const tool = result.files.find((f) => f.path.endsWith('tool.ts'))!;
+    expect(tool.output).toContain('export const Labels = z.record(z.string(), z.string());');
+    expect(tool.notes).toContainEqual(expect.stringMatching(/^5: z\.record\(valueSchema\) -> z\.record\(z\.string\(\), valueSchema\)/));
+    // the other zod 3 use fails to compile, and it is named at its line with the true cause
     const typeErrors = sites.filter((s) => s.method === 'type-error');
-    expect(typeErrors.map((s) => [result.files.find((f) => f.sites.includes(s))!.path.endsWith('tool.ts'), s.line, s.snippet])).toEqual([[true, 5, 'export const Labels = z.record(z.string());']]);
+    expect(typeErrors.map((s) => [result.files.find((f) => f.sites.includes(s))!.path.endsWith('tool.ts'), s.line, s.snippet])).toEqual([[true, 6, 'export const Draft = z.object({ title: z.string() }).deepPartial();']]);
     expect(typeErrors[0]!.reason).toMatch(/^the v1-to-v2 upgrade leaves a type error here: TS\d+: .*\(zod 4 rejects this zod 3 code: package.json's zod is raised to \^4\.2\.0 because the project's zod 3\.25\.76 is older than v2's schema types need/);
     expect(typeErrors[0]!.advice).toBe("rewrite this use for zod 4's API (the project's code was written for zod 3.25.76)");
   });
