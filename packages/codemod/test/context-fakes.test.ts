@@ -3,7 +3,7 @@
  * only literals made of v1 context keys, at a place a context is handed over, whose reads can follow.
  */
 import { describe, expect, it } from 'vitest';
-import { reshapeContextMockText } from '../src/engine/test-mocks/context-literals.js';
+import { drivenAnswerTextNotes, reshapeContextMockText } from '../src/engine/test-mocks/context-literals.js';
 import { addTestMockSites } from '../src/run/test-mocks.js';
 import type { MigrationResult } from '../src/types.js';
 
@@ -79,6 +79,29 @@ describe('v1 handler-context fakes in tests', () => {
   });
 });
 
+describe('the sampling answers of the fakes a driven helper call answers with', () => {
+  const DRIVEN = `expect(await callHelperAnsweringInputRequests(summarise, [server, 'x'], (args) => args[0], 'createMessage')).toBe('y');\n`;
+
+  it('an answer with its content as a list of blocks, or without role, is noted at its line; a valid one is not', () => {
+    const text = [
+      `const server = { createMessage: vi.fn().mockResolvedValue({ role: 'assistant', content: [{ type: 'text', text: 'a' }], model: 'm' }) };`,
+      `const other = { createMessage: vi.fn().mockResolvedValueOnce({ content: { type: 'text', text: 'b' }, model: 'm' }) };`,
+      `const fine = { createMessage: vi.fn().mockResolvedValue({ role: 'assistant', content: { type: 'text', text: 'c' }, model: 'm' }) };`,
+      DRIVEN,
+    ].join('\n');
+    expect(drivenAnswerTextNotes('/p/tests/a.test.ts', text)).toEqual([
+      "1: the fake's sampling answer gives its content as a list of blocks, which a sampling result takes only when the request offered tools (otherwise one block): the migrated helper reads answers as createMessage validated a client's result (it rejected this one too; only the fake bypassed it), so it asks again and callHelperAnsweringInputRequests returns its input_required result",
+      "2: the fake's sampling answer has no `role`, which a sampling result requires (a client's answer carries role: 'assistant'): the migrated helper reads answers as createMessage validated a client's result (it rejected this one too; only the fake bypassed it), so it asks again and callHelperAnsweringInputRequests returns its input_required result",
+    ]);
+  });
+
+  it('nothing without a driven sampling call', () => {
+    const text = `const server = { createMessage: vi.fn().mockResolvedValue({ role: 'assistant', content: [], model: 'm' }) };\n`;
+    expect(drivenAnswerTextNotes('/p/tests/a.test.ts', text)).toEqual([]);
+    expect(drivenAnswerTextNotes('/p/tests/a.test.ts', text + DRIVEN.replace("'createMessage'", "'elicitInput'"))).toEqual([]);
+  });
+});
+
 describe("an empty context handed to a handler of the server's private handler map", () => {
   const HANDLER = `const handler = (server as any)._requestHandlers.get('tools/call');\n`;
 
@@ -87,8 +110,7 @@ describe("an empty context handed to a handler of the server's private handler m
     const { output, notes } = reshape(text);
     expect(output).toBe(`${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, { mcpReq: { requestState: () => undefined } });\nawait handler({ method: "prompts/get", params: {} }, { mcpReq: { requestState: () => undefined } });\n`);
     expect(notes).toEqual([
-      "2: the empty context handed to a tools/call handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } }: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
-      "3: the empty context handed to a prompts/get handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } }: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
+      "2: the empty context handed to a tools/call or prompts/get handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } } (and at 1 more line(s): 3): v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
     ]);
   });
 

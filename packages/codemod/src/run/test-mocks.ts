@@ -7,7 +7,7 @@
  * project is read again; a file already holding test-mock sites is left alone.
  */
 import { LEGACY_METHODS, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
-import { reshapeContextMockText } from '../engine/test-mocks/context-literals.js';
+import { drivenAnswerTextNotes, reshapeContextMockText } from '../engine/test-mocks/context-literals.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
@@ -96,12 +96,14 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   const text = mocks?.output ?? before;
   const onV2 = rewrite && (upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p)));
   const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
-  if (!mocks && fakes.notes.length === 0) return file;
+  // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
+  const driven = rewrite ? drivenAnswerTextNotes(file.path, before) : [];
+  if (!mocks && fakes.notes.length === 0 && driven.length === 0) return file;
   const sites = mocks?.sites ?? [];
   const migrated = sites.filter((s) => s.status === 'migrated').length;
   const rewritten = migrated > 0 || fakes.notes.length > 0;
   const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
-  const notes = [...(file.notes ?? []), ...fakes.notes];
+  const notes = [...(file.notes ?? []), ...driven, ...fakes.notes];
   return {
     ...file,
     original,

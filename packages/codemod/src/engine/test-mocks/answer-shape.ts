@@ -2,16 +2,22 @@
  * What the answering helper (`answer-rounds.ts`) cannot make pass in a test whose fake context it
  * plays the client with, said at the line that causes it:
  *
- * - a fake sampling answer without `role`: a sampling result requires it, and the migrated handler
- *   reads answers as `createMessage` / `sendRequest(..., CreateMessageResultSchema)` validated a
- *   client's result (those rejected it too; only the fake bypassed them), so it asks again and the
- *   helper ends at its input_required result;
+ * - a fake sampling answer without `role`, or with its content as a list of blocks: a sampling
+ *   result requires the role and takes one block unless the request offered tools, and the migrated
+ *   handler reads answers as `createMessage` / `sendRequest(..., CreateMessageResultSchema)` validated
+ *   a client's result (those rejected it too; only the fake bypassed them), so it asks again and the
+ *   helper ends at its input_required result (also for the driver of test-called helpers,
+ *   `drivenAnswerNotes`);
  * - an assertion on more than the request the fake's send got (the result schema or options the
  *   legacy call passed as its second argument): the helper answers an inputRequest with
  *   `send(request)` alone, since the migrated handler no longer makes that call.
  */
 import { Node, SyntaxKind, type Expression, type ObjectLiteralExpression } from 'ts-morph';
 import { ANSWER_HELPER } from './answer-rounds.js';
+import { HELPER_DRIVER } from '../rewrite/test-calls.js';
+
+/** The legacy sampling method the fakes answer with. */
+const SAMPLING_METHOD = 'createMessage';
 
 const ANSWER_METHODS = new Set(['mockResolvedValue', 'mockResolvedValueOnce', 'mockReturnValue', 'mockReturnValueOnce', 'mockImplementation', 'mockImplementationOnce']);
 const FAKE_FACTORIES = new Set(['fn']);
@@ -43,15 +49,52 @@ export function answerShapeNotes(literal: ObjectLiteralExpression): string[] {
   }
   const notes: string[] = [];
   for (const answer of new Set(answers)) {
-    const keys = new Set(answer.getProperties().map((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? p.getName() : '...')));
-    if (keys.has('content') && keys.has('model') && !keys.has('role') && !keys.has('...')) {
+    const obstacle = samplingAnswerObstacle(answer);
+    if (obstacle) {
       notes.push(
-        `${answer.getStartLineNumber()}: the fake's sampling answer has no \`role\`, which a sampling result requires: the migrated handler reads answers as createMessage / sendRequest(..., CreateMessageResultSchema) validated a client's result (they rejected this one too; only the fake bypassed them), so it asks again and ${ANSWER_HELPER} returns its input_required result; a client's answer carries role: 'assistant'`,
+        `${answer.getStartLineNumber()}: the fake's sampling answer ${obstacle}: the migrated handler reads answers as createMessage / sendRequest(..., CreateMessageResultSchema) validated a client's result (they rejected this one too; only the fake bypassed them), so it asks again and ${ANSWER_HELPER} returns its input_required result`,
       );
     }
   }
   if (name) notes.push(...extraArgumentAssertions(sourceFile, name));
   return notes;
+}
+
+/**
+ * Notes on the fakes a test file's driven helper calls answer sampling with
+ * (`callHelperAnsweringInputRequests(helper, [server, ...], (args) => args[0], 'createMessage')`,
+ * rewrite/test-calls.ts), for each answer the migrated helper's reader rejects.
+ */
+export function drivenAnswerNotes(sourceFile: Node): string[] {
+  const drivesSampling = sourceFile
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .some((call) => call.getExpression().getText() === HELPER_DRIVER && call.getArguments()[3]?.getText().slice(1, -1) === SAMPLING_METHOD);
+  if (!drivesSampling) return [];
+  const notes: string[] = [];
+  for (const property of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
+    const value = property.getInitializer();
+    if (property.getName() !== SAMPLING_METHOD || !value) continue;
+    for (const answer of answersOf(value)) {
+      const obstacle = samplingAnswerObstacle(answer);
+      if (obstacle) notes.push(`${answer.getStartLineNumber()}: the fake's sampling answer ${obstacle}: the migrated helper reads answers as ${SAMPLING_METHOD} validated a client's result (it rejected this one too; only the fake bypassed it), so it asks again and ${HELPER_DRIVER} returns its input_required result`);
+    }
+  }
+  return notes;
+}
+
+/**
+ * What keeps a fake sampling answer from passing a sampling result's check, or undefined: no
+ * \`role\`, or content as a list of blocks (a result takes one block unless the request offered tools).
+ */
+function samplingAnswerObstacle(answer: ObjectLiteralExpression): string | undefined {
+  const keys = new Set(answer.getProperties().map((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? p.getName() : '...')));
+  if (!keys.has('content') || !keys.has('model') || keys.has('...')) return undefined;
+  if (!keys.has('role')) return "has no `role`, which a sampling result requires (a client's answer carries role: 'assistant')";
+  const content = answer.getProperty('content');
+  if (content && Node.isPropertyAssignment(content) && Node.isArrayLiteralExpression(content.getInitializer())) {
+    return 'gives its content as a list of blocks, which a sampling result takes only when the request offered tools (otherwise one block)';
+  }
+  return undefined;
 }
 
 /** The answers an expression holds: `vi.fn().mockResolvedValue({ ... })`, `vi.fn(async () => ({ ... }))`, chains of them. */

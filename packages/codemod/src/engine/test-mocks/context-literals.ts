@@ -22,7 +22,8 @@
  */
 import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
-import { answerShapeNotes } from './answer-shape.js';
+import { answerShapeNotes, drivenAnswerNotes } from './answer-shape.js';
+import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
@@ -68,6 +69,13 @@ export function reshapeContextMockText(
   const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
   const notes = reshapeContextMocks(sourceFile, keep, migratedAny, typescript);
   return { output: sourceFile.getFullText(), notes };
+}
+
+/** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
+export function drivenAnswerTextNotes(file: string, text: string): string[] {
+  if (!text.includes(HELPER_DRIVER)) return [];
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  return drivenAnswerNotes(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }));
 }
 
 function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean, typescript: boolean): string[] {

@@ -22,17 +22,22 @@ export const FIRST_ROUND_CONTEXT = '{ mcpReq: { requestState: () => undefined } 
 
 export function emptyProtocolContextEdits(sourceFile: SourceFile): { edits: TextEdit[]; notes: string[] } {
   const edits: TextEdit[] = [];
-  const notes: string[] = [];
-  if (!sourceFile.getFullText().includes(HANDLER_MAP)) return { edits, notes };
+  const reshaped: Array<{ line: number; method: string }> = [];
+  if (!sourceFile.getFullText().includes(HANDLER_MAP)) return { edits, notes: [] };
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const [request, context] = call.getArguments();
     if (!request || !context || !Node.isObjectLiteralExpression(context) || context.getProperties().length > 0 || /\/[/*]/.test(context.getText())) continue;
     const method = requestMethod(request);
     if (!method) continue;
     edits.push({ start: context.getStart(), end: context.getEnd(), text: FIRST_ROUND_CONTEXT });
-    notes.push(`${context.getStartLineNumber()}: the empty context handed to a ${method} handler of the server's ${HANDLER_MAP} becomes ${FIRST_ROUND_CONTEXT}: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}`);
+    reshaped.push({ line: context.getStartLineNumber(), method });
   }
-  return { edits, notes };
+  if (reshaped.length === 0) return { edits, notes: [] };
+  // one note for the file (a suite of such calls would repeat it on every line)
+  const methods = [...new Set(reshaped.map((r) => r.method))].join(' or ');
+  const more = reshaped.length > 1 ? ` (and at ${reshaped.length - 1} more line(s): ${reshaped.slice(1).map((r) => r.line).join(', ')})` : '';
+  const note = `${reshaped[0]!.line}: the empty context handed to a ${methods} handler of the server's ${HANDLER_MAP} becomes ${FIRST_ROUND_CONTEXT}${more}: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}`;
+  return { edits, notes: [note] };
 }
 
 function requestMethod(node: Node): string | undefined {
