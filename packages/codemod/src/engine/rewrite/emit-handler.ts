@@ -23,6 +23,7 @@ import { CODEC_EXPORT, DIGEST_EXPORT, flavourOf } from './state-module.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 import { returnTypeEdits } from './return-type.js';
+import { overloadsText } from './contextless-calls.js';
 
 export function helperCallText(point: HelperPoint, helper: HelperWork | undefined, ctx: string): string {
   const call = point.helperCall;
@@ -419,11 +420,19 @@ export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node,
   const params = helper.fn.getParameters();
   const ctx = helper.ctxParam ?? freeName(helper.fn, 'ctx', names);
   const key = freeName(helper.fn, 'key', names);
-  const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), `${key}${ts ? ': string' : ''}`];
+  const contextless = helper.contextless;
+  // a context that stays optional (callers passing none) leaves the key optional too: only the overload with a context takes it
+  const keyParam = contextless ? `${key} = ${quote(defaultHelperKey(helper))}` : `${key}${ts ? ': string' : ''}`;
+  const added = [...(helper.ctxParam ? [] : [`${ctx}${ts ? ': ServerContext' : ''}`]), keyParam];
   if (!helper.ctxParam && ts) fw.types.add('ServerContext');
   const last = params[params.length - 1];
   // the context and key follow: an optional parameter before them takes `undefined` explicitly (every call is padded to it)
-  if (helper.senderParam === undefined) edits.push(...optionalParamEdits(params));
+  if (helper.senderParam === undefined) edits.push(...optionalParamEdits(params.filter((p) => p !== contextless?.param)));
+  if (contextless?.resultType !== undefined && (Node.isFunctionDeclaration(helper.fn) || Node.isMethodDeclaration(helper.fn))) {
+    const indent = indentOf(helper.fn);
+    edits.push({ start: helper.fn.getStart(), end: helper.fn.getStart(), text: `${overloadsText(helper.fn, contextless, key, indent)}\n${indent}` });
+    fw.types.add('InputRequiredResult');
+  }
   if (helper.senderParam !== undefined) {
     // The sender parameter goes; the rest keep their text, followed by the context and key.
     const kept = params.filter((_, i) => i !== helper.senderParam).map((p) => p.getText());

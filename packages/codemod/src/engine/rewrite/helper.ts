@@ -14,6 +14,7 @@ import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited,
 import { abbreviate, firstEffect } from './purity.js';
 import { awaitedRequest } from './timeout.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
+import type { ContextlessCallers } from './contextless-calls.js';
 
 export interface HelperWork {
   fn: FunctionWithBody;
@@ -26,6 +27,8 @@ export interface HelperWork {
   paramCount: number;
   /** A parameter that only carried the sender function: dropped from the helper and its calls. */
   senderParam?: number;
+  /** Callers passing no context for the request: the context stays optional, overloads type their calls. */
+  contextless?: ContextlessCallers;
 }
 
 /** The call's arguments as the rewritten helper takes them: padded to its parameters, the sender dropped. */

@@ -47,6 +47,7 @@ import { timeoutWrapperOf } from './timeout.js';
 import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
+import { contextlessCallers } from './contextless-calls.js';
 
 interface Entry {
   site: Site;
@@ -333,6 +334,12 @@ function callChain(path: CallPathStep[]): string {
  */
 function blockingContext(reach: Reach): { context: Reach['nonHandlerContexts'][number]; notDriven?: string } | undefined {
   for (const context of reach.nonHandlerContexts) {
+    // calls passing no context keep calling the one rewritten function (contextless-calls.ts)
+    if (context.context === 'contextless-call' && reach.handlers.length > 0) {
+      const served = contextlessCallers(reach);
+      if (typeof served === 'object') continue;
+      return { context, notDriven: served };
+    }
     if (!context.testCall || reach.handlers.length === 0) return { context };
     const fn = enclosingFunction(reach.site.node);
     const notDriven = fn ? testCallsObstacle(fn, reach.site) : 'the request is not in a function';
@@ -412,7 +419,7 @@ function planHelpers({ works, helpers, failed, reaches, testCalls }: PlanRound):
       try {
         const helper = planHelper(fn, sites, inner);
         helpers.set(fn, helper);
-        reason = drivenTestCalls(helper, reaches, handledCalls, testCalls) ?? unhandledReference(helper, handledCalls);
+        reason = drivenTestCalls(helper, reaches, handledCalls, testCalls) ?? servedContextlessCalls(helper, reaches, handledCalls) ?? unhandledReference(helper, handledCalls);
       } catch (error) {
         reason = reasonOf(error);
       }
@@ -445,6 +452,25 @@ function drivenTestCalls(helper: HelperWork, reaches: Reach[], handled: Set<Call
     handled.add(call);
     testCalls.set(call, driven);
   }
+  return undefined;
+}
+
+/**
+ * The calls of a helper that pass no context for its request (recorded by the reach stage) are
+ * handled calls when the rewritten helper keeps that parameter optional and overloads type them
+ * (contextless-calls.ts); otherwise the reason its handlers cannot be rewritten.
+ */
+function servedContextlessCalls(helper: HelperWork, reaches: Reach[], handled: Set<CallExpression>): string | undefined {
+  if (helper.point.kind !== 'direct') return undefined;
+  const site = helper.point.sites[0]!;
+  const reach = reaches.find((r) => r.site === site);
+  const served = reach ? contextlessCallers(reach) : undefined;
+  if (served === undefined) return undefined;
+  const context = reach!.nonHandlerContexts.find((c) => c.context === 'contextless-call')!;
+  if (typeof served === 'string') return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten function: ${served})`;
+  if (helper.ctxParam !== served.param.getName()) return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten function: \`${served.param.getName()}\` is not the context it asks on)`;
+  for (const call of served.calls) handled.add(call);
+  helper.contextless = served;
   return undefined;
 }
 
@@ -582,6 +608,9 @@ function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, 
       const calls = [...testCalls.values()].filter((d) => d.helper === driven.helper).map((d) => `${d.call.getSourceFile().getBaseName()}:${reportLine(d.call)}`);
       const reason = `its calls of \`${driven.helper.name}\` (${calls.join(', ')}) go through ${HELPER_DRIVER}, added to the test file: it answers the rewritten helper's input requests with the test's own \`${driven.method}\` and calls it again`;
       return { caller: c.description, status: 'migrated', reason };
+    }
+    if (c.context === 'contextless-call' && decision.status === 'migrated') {
+      return { caller: c.description, status: 'migrated', reason: 'without the context it never asks: it calls the rewritten function, whose overload without the context returns the result itself' };
     }
     return { caller: c.description, status: 'flagged', reason: c.context === 'test-code' ? 'a test calling this code directly has no MRTR form' : `${c.context} code has no MRTR form` };
   });

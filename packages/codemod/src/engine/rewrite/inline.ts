@@ -21,8 +21,10 @@ import { findRegistrations, findSites } from '../find/index.js';
 import type { Handler, Reach, Site } from '../model.js';
 import { functionWithBody, type FunctionWithBody } from './analyse.js';
 import { definitelyExits } from './control-flow.js';
+import { enclosingFunction } from './points.js';
 import { helperName } from './helper.js';
 import { testCallsDriven } from './test-calls.js';
+import { contextlessCallers } from './contextless-calls.js';
 import { indentOf, type TextEdit } from '../text-edits.js';
 
 export interface InlinedHelper {
@@ -225,6 +227,8 @@ function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (
     if (mixed && r.handlers.length === 0) continue;
     // only tests calling the helper itself: the helper form serves the handlers and drives the tests' calls, when it can
     if (mixed && r.nonHandlerContexts.every((c) => c.testCall) && testCallsDriven(r)) continue;
+    // only calls passing no context: the helper form keeps one function for them and the handlers, when it can
+    if (mixed && servedByHelperForm(r, needsInlining)) continue;
     for (const { handler, path } of r.handlers) {
       if (path.length !== 1) continue;
       const step = path[0]!;
@@ -253,6 +257,13 @@ function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (
     if (candidate) out.push(candidate);
   }
   return out;
+}
+
+/** Every caller outside handlers passes no context, and the helper form takes the function and them. */
+function servedByHelperForm(reach: Reach, needsInlining: (fn: Node, sites: Site[]) => string | undefined): boolean {
+  if (!reach.nonHandlerContexts.every((c) => c.context === 'contextless-call') || typeof contextlessCallers(reach) !== 'object') return false;
+  const fn = enclosingFunction(reach.site.node);
+  return fn !== undefined && needsInlining(fn, [reach.site]) === undefined;
 }
 
 /** `keep`: the helper stays declared for callers outside handlers (only the handlers' calls are inlined). */

@@ -1,0 +1,133 @@
+/**
+ * One function for the handlers and for the callers that pass no context.
+ *
+ * `createItem(api, data, extra?)` asks on its optional `extra` (`if (extra?.sendRequest) ...`); a
+ * handler passes its context, start-up code passes none (`createItem(api, seed)`), so for that code
+ * the request never runs (the reach stage names such calls, context `contextless-call`). The helper
+ * form rewrites the function once for both: it keeps the context parameter optional, and TypeScript
+ * overloads give the callers without a context the result type they had, since without one the
+ * rewritten function never asks either: every read of an answer and every `inputRequired(...)` it
+ * returns goes through the context, so a path reaching the request without one throws the same
+ * TypeError the legacy `extra.sendRequest` threw, and the guarded path (`extra?.…`) skips it as before.
+ */
+import { Node, SyntaxKind, ts, type CallExpression, type FunctionDeclaration, type MethodDeclaration, type ParameterDeclaration } from 'ts-morph';
+import type { Reach } from '../model.js';
+import { resolveCallee } from '../find/resolve.js';
+import { flavourOf } from './state-module.js';
+import { enclosingFunction, line } from './points.js';
+import { abbreviate } from './purity.js';
+import { helperName } from './helper.js';
+
+/** What the helper form needs to serve the callers without a context (planned before any text changes). */
+export interface ContextlessCallers {
+  calls: CallExpression[];
+  /** The optional parameter the request is sent on (it stays optional). */
+  param: ParameterDeclaration;
+  /** The result type those callers get (`T` of the original `Promise<T>`); undefined in JavaScript, which needs no overloads. */
+  resultType?: string;
+}
+
+/** The calls of a reach that run the request's function without the context it is sent on. */
+export function contextlessCallsOf(reach: Reach): CallExpression[] {
+  return reach.nonHandlerContexts.flatMap((c) => (c.context === 'contextless-call' && Node.isCallExpression(c.node) ? [c.node] : []));
+}
+
+/**
+ * The callers without a context of the function making the request, when the helper form can serve
+ * them too; otherwise why not (the reason the handlers keep the function as it is).
+ */
+export function contextlessCallers(reach: Reach): ContextlessCallers | string | undefined {
+  const calls = contextlessCallsOf(reach);
+  if (calls.length === 0) return undefined;
+  const fn = enclosingFunction(reach.site.node);
+  if (!fn) return 'the request is not in a function';
+  const name = helperName(fn);
+  // a call one caller further up (the parameter handed on) would need that caller rewritten too
+  const further = calls.find((call) => resolveCallee(call.getExpression()) !== fn);
+  if (further) return `\`${further.getExpression().getText()}(…)\` calls a function that hands the context on to \`${name}\`, not \`${name}\` itself`;
+  // the helper form hands the context down a chain of plain calls only; a function handed to another
+  // call (a tracer's callback) or held in a variable assigned elsewhere is not a helper it rewrites
+  for (const { path } of reach.handlers) {
+    const indirect = path.find((step) => resolveCallee(step.call.getExpression()) !== step.callee);
+    if (indirect) return `a handler reaches \`${name}\` through \`${abbreviate(indirect.call.getExpression().getText(), 40)}(…)\` (${place(indirect.call, fn)}), which does not call the function it runs by name, so the context cannot be handed down to it`;
+  }
+  const index = sentOnIndex(reach, fn);
+  const params = (fn as Node & { getParameters(): ParameterDeclaration[] }).getParameters();
+  const param = index === undefined ? undefined : params[index];
+  if (!param) return `the parameter \`${name}\` sends its request on is not a plain parameter`;
+  const ts = flavourOf(fn.getSourceFile()) === 'ts';
+  // in JavaScript every parameter may be left out
+  if (ts && !param.hasQuestionToken()) return `\`${param.getName()}\` is not an optional parameter of \`${name}\``;
+  if (param !== params[params.length - 1]) return `\`${param.getName()}\` is not the last parameter of \`${name}\``;
+  if (!ts) return { calls, param };
+  if (!Node.isFunctionDeclaration(fn) && !(Node.isMethodDeclaration(fn) && Node.isClassDeclaration(fn.getParent()))) {
+    return `\`${name}\` is not a function declaration or class method, so no overload can give its callers without \`${param.getName()}\` their result type`;
+  }
+  const resultType = resolvedResultType(fn);
+  if (typeof resultType !== 'string' || resultType.includes('import(')) return `the result type of \`${name}\` cannot be named for its callers without \`${param.getName()}\``;
+  return { calls, param, resultType };
+}
+
+/** `line 12`, or `index.ts:12` when the node is in another file than the request's function. */
+function place(node: Node, fn: Node): string {
+  const file = node.getSourceFile();
+  return file === fn.getSourceFile() ? `line ${line(node)}` : `${file.getBaseName()}:${line(node)}`;
+}
+
+/** Index of the parameter the site's request is sent on: the receiver's root (`extra` of `extra.mcpReq.send`). */
+function sentOnIndex(reach: Reach, fn: Node): number | undefined {
+  const site = reach.site.node;
+  if (!Node.isCallExpression(site)) return undefined;
+  let node: Node = site.getExpression();
+  while (Node.isPropertyAccessExpression(node) || Node.isNonNullExpression(node) || Node.isParenthesizedExpression(node) || Node.isAsExpression(node)) node = node.getExpression();
+  if (!Node.isIdentifier(node)) return undefined;
+  const params = (fn as Node & { getParameters(): ParameterDeclaration[] }).getParameters();
+  const index = params.findIndex((p) => Node.isIdentifier(p.getNameNode()) && p.getName() === node.getText());
+  return index < 0 ? undefined : index;
+}
+
+/** `T` of the declared `Promise<T>`, or of the inferred one. */
+function resolvedResultType(fn: FunctionDeclaration | MethodDeclaration): string | undefined {
+  const declared = fn.getReturnTypeNode()?.getText();
+  if (declared !== undefined) return /^Promise<([\s\S]*)>$/.exec(declared)?.[1];
+  const promised = fn.getReturnType().getTypeArguments()[0];
+  return promised?.getText(fn, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+}
+
+/**
+ * The two overloads written above the rewritten function: without the context it returns what it
+ * returned (no input request), with one (or a context that may be undefined, handed on) it may ask.
+ */
+export function overloadsText(fn: FunctionDeclaration | MethodDeclaration, callers: ContextlessCallers, key: string, indent: string): string {
+  const modifiers = fn
+    .getModifiers()
+    .filter((m) => m.getKind() !== SyntaxKind.AsyncKeyword)
+    .map((m) => `${m.getText()} `)
+    .join('');
+  const head = `${modifiers}${Node.isFunctionDeclaration(fn) ? 'function ' : ''}${fn.getName()}${typeParameters(fn)}`;
+  const params = fn.getParameters();
+  const param = callers.param;
+  const without = params.map((p) => (p === param ? `${p.getName()}?: undefined` : p.getText()));
+  const withContext = [...params.map((p) => (p === param ? `${p.getName()}: ${typeText(p)} | undefined` : padded(p))), `${key}: string`];
+  return [
+    `// called without \`${param.getName()}\` it never asks: those callers get the result itself`,
+    `${head}(${without.join(', ')}): Promise<${callers.resultType}>;`,
+    `${head}(${withContext.join(', ')}): Promise<${callers.resultType} | InputRequiredResult>;`,
+  ].join(`\n${indent}`);
+}
+
+function typeParameters(fn: FunctionDeclaration | MethodDeclaration): string {
+  const list = fn.getTypeParameters();
+  return list.length > 0 ? `<${list.map((t) => t.getText()).join(', ')}>` : '';
+}
+
+function typeText(p: ParameterDeclaration): string {
+  const type = p.getTypeNode()?.getText() ?? 'any';
+  return /=>|^new\b/.test(type) ? `(${type})` : type;
+}
+
+/** `b?: T` as the helper form's calls pass it (every call padded to the context): `b: T | undefined`. */
+function padded(p: ParameterDeclaration): string {
+  if (!p.hasQuestionToken() || p.isRestParameter()) return p.getText();
+  return `${p.getName()}: ${typeText(p)} | undefined`;
+}
