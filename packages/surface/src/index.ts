@@ -190,6 +190,19 @@ export const REQUEST_SCHEMA_TO_METHOD: Readonly<Record<string, string>> = {
   PingRequestSchema: 'ping',
 };
 
+/**
+ * The task methods of the 2025-11-25 protocol (a client polls a task-augmented request's outcome)
+ * and v1's request schemas for them. v2 keeps their wire types but offers none of them on its typed
+ * `setRequestHandler` / `request` surface: a low-level handler for one has no v2 form.
+ */
+export const TASK_REQUEST_SCHEMA_TO_METHOD: Readonly<Record<string, string>> = {
+  GetTaskRequestSchema: 'tasks/get',
+  GetTaskPayloadRequestSchema: 'tasks/result',
+  ListTasksRequestSchema: 'tasks/list',
+  CancelTaskRequestSchema: 'tasks/cancel',
+};
+export const TASK_REQUEST_METHODS: readonly string[] = Object.values(TASK_REQUEST_SCHEMA_TO_METHOD);
+
 /** Client-side request handlers: code that *answers* legacy requests, never a server-side site. */
 export const CLIENT_HANDLED_REQUEST_SCHEMAS = ['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema'];
 

@@ -25,13 +25,15 @@ export interface UpgradeScopeFile {
 }
 
 /**
- * Upgraded files that no file of their import component needs on v2. A component holding a file of
- * `heldOnV1` (run/v1-hold-back.ts) needs none.
+ * Upgraded files that no file of their import component needs on v2, and every upgraded file of
+ * `heldOnV1` (run/v1-hold-back.ts). A held file is in no component: nothing of the SDK crosses an
+ * import between it and a file outside the held ones (the hold-back holds every file it shares
+ * SDK objects with), so it connects no two other files.
  */
 export function unneededUpgrades(files: readonly UpgradeScopeFile[], heldOnV1: ReadonlySet<string> = new Set()): Set<string> {
-  const components = importComponents(files);
+  const components = importComponents(files.filter((f) => !heldOnV1.has(f.path)));
   const needed = new Set(files.filter((f) => f.changedByRun && !heldOnV1.has(f.path)).map((f) => components.find(f.path)));
-  return new Set(files.filter((f) => f.upgraded && !needed.has(components.find(f.path))).map((f) => f.path));
+  return new Set(files.filter((f) => f.upgraded && (heldOnV1.has(f.path) || !needed.has(components.find(f.path)))).map((f) => f.path));
 }
 
 /** The files connected by imports (either way): no server, context or result type crosses between two of them on different SDK majors. */
@@ -46,7 +48,7 @@ export function importComponents(files: ReadonlyArray<Pick<UpgradeScopeFile, 'pa
 }
 
 /** Project files a file imports: relative specifiers, and what the compiler resolved (path aliases). */
-function importedFiles(file: Pick<UpgradeScopeFile, 'path' | 'sourceFile' | 'v1Text'>, known: Set<string>): string[] {
+export function importedFiles(file: Pick<UpgradeScopeFile, 'path' | 'sourceFile' | 'v1Text'>, known: Set<string>): string[] {
   const out = relativeImports(file.path, file.v1Text, known);
   for (const decl of [...file.sourceFile.getImportDeclarations(), ...file.sourceFile.getExportDeclarations()]) {
     const target = decl.getModuleSpecifierSourceFile()?.getFilePath() as string | undefined;

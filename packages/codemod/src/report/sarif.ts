@@ -76,7 +76,7 @@ const RULES = {
     id: 'mcp-mrtr/v1-only-api',
     name: 'V1OnlyApi',
     short: 'A v1 SDK API that v2 lacks keeps these files on v1',
-    full: 'The file uses a v1 SDK API that the v2 SDK has in no form (the experimental tasks API). It stays on v1 with the files its imports connect it to, and their requests are not migrated, since the MRTR form needs v2.',
+    full: 'The file uses a v1 SDK API that the v2 SDK has in no form (the tasks API: the experimental task store and task tools, low-level task method handlers). It stays on v1 with the files it shares SDK objects with, and their requests are not migrated, since the MRTR form needs v2.',
     level: 'warning',
   },
   'legacy:elicitation/create': {

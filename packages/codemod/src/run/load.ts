@@ -72,6 +72,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     lateEdits: new Set(),
     beforeTestMocks: new Map(),
     heldOnV1: new Map(),
+    sdkSharing: [],
   };
   for (const d of decoded) {
     // kept aside: loaded later if it turns out to import (transitively) a file that holds a site

@@ -12,7 +12,8 @@ import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason } from './verify.j
 import { nodeOnLine } from '../engine/upgrade-scope.js';
 import { heldBackSite } from './v1-hold-back.js';
 
-export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite, heldOnV1 }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'> & Partial<Pick<RunState, 'heldOnV1'>>): void {
+export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite, heldOnV1, options }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'> & Partial<Pick<RunState, 'heldOnV1' | 'options'>>): void {
+  const cwd = options?.cwd ?? process.cwd();
   for (const file of loaded) {
     if (file.failed) continue;
     const flagged = sites
@@ -21,8 +22,7 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
       .filter((d) => d.status === 'flagged');
     const servingFlags = (serving.get(file.path) ?? []).filter((f) => f.status === 'flagged');
     const typeErrors = upgradeErrors.get(file.path) ?? [];
-    const heldReason = heldOnV1?.get(file.path);
-    const held = heldReason ? heldBackSite(file, [...heldOnV1!.values()].filter((r) => r === heldReason).length) : undefined;
+    const held = heldOnV1 ? heldBackSite(file, heldOnV1, cwd) : undefined;
     // the uses were found in the file's v1 text, which it has again when held back
     const heldNode = held && file.sourceFile.getFullText() === (file.sliced?.body ?? file.source.body) ? nodeOnLine(file.sourceFile, file.v1OnlyUses![0]!.line, held.column) : undefined;
     if (flagged.length === 0 && servingFlags.length === 0 && typeErrors.length === 0 && !heldNode) continue;

@@ -15,7 +15,8 @@ import { heldBackSite } from './v1-hold-back.js';
  * Every loaded file's result (its sites with the serving findings and upgrade type errors, output,
  * status), and the created files', into `results`.
  */
-export function fileResultsStage({ project, loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, heldOnV1 }: Pick<RunState, 'project' | 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'suppressionsByFile' | 'preRewrite' | 'createdFiles' | 'results'> & Partial<Pick<RunState, 'heldOnV1'>>): void {
+export function fileResultsStage({ project, loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, suppressionsByFile, preRewrite, createdFiles, results, heldOnV1, options }: Pick<RunState, 'project' | 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'suppressionsByFile' | 'preRewrite' | 'createdFiles' | 'results'> & Partial<Pick<RunState, 'heldOnV1' | 'options'>>): void {
+  const cwd = options?.cwd ?? process.cwd();
   const sitesByFile = new Map<string, SiteResult[]>();
   for (const site of sites) {
     const info = siteInfo.get(site)!;
@@ -55,8 +56,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       advice: e.advice ?? TYPE_ERROR_ADVICE,
       snippet: e.snippet,
     }));
-    const heldReason = heldOnV1?.get(file.path);
-    const held = heldReason ? heldBackSite(file, [...heldOnV1!.values()].filter((r) => r === heldReason).length) : undefined;
+    const held = heldOnV1 ? heldBackSite(file, heldOnV1, cwd) : undefined;
     const siteResults = [...(sitesByFile.get(file.path) ?? []), ...servingSites, ...typeErrorSites, ...(held ? [held] : [])].sort((a, b) => a.line - b.line || a.column - b.column);
     const activeSites = siteResults.filter((s) => s.status !== 'suppressed');
     const unreasoned = (suppressionsByFile.get(file.path) ?? []).filter((c) => c.reason === undefined).map((c) => ({ line: file.lineMap.toOriginal(c.line), column: c.column }));

@@ -18,6 +18,8 @@ import { detectProjectType, isV1Source, upgradeV1Source } from '../engine/upgrad
 import { requiresV1Sdk } from '../engine/v1-commonjs.js';
 import { v1OnlyApiUses } from '../engine/v1-only-api.js';
 import { looksLikeTestFile } from '../engine/test-mocks/find.js';
+import { sdkSharingEdges } from '../engine/sdk-sharing.js';
+import { importedFiles } from '../engine/upgrade-scope.js';
 import { lineCount, loadFile } from './load.js';
 import { addRunMarkers } from './markers.js';
 import { fileResultsStage, summaryStage } from './result.js';
@@ -55,12 +57,14 @@ export function upgradeStage(state: RunState): void {
 
 function upgradeFiles(state: RunState, files: LoadedFile[]): void {
   if (state.options.upgradeV1 === false) return;
-  for (const file of files) {
-    if (!isV1Source(file.source.body)) continue;
-    // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
-    if (requiresV1Sdk(file.source.body)) continue;
+  // v1 CommonJS: the official codemod does not upgrade require(); the file is left as it was (see v1-commonjs.ts)
+  const upgradable = files.filter((f) => isV1Source(f.source.body) && !requiresV1Sdk(f.source.body));
+  for (const file of upgradable) {
     const v1Only = v1OnlyApiUses(file.sourceFile);
     if (v1Only.length > 0) file.v1OnlyUses = v1Only;
+  }
+  if (state.loaded.some((f) => f.v1OnlyUses)) recordSdkSharing(state, files);
+  for (const file of upgradable) {
     const outcome = upgradeV1Source(file.sourceFile, state.projectType);
     file.notes.push(...(file.upgradeNotes = outcome.notes));
     if (outcome.error) file.notes.push(outcome.error);
@@ -69,6 +73,28 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
       file.lineMap = buildLineMap(file.sliced?.body ?? file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
     }
   }
+}
+
+/**
+ * The imports that carry SDK objects between `files` and the other loaded files, read before
+ * `files` are upgraded (the hold-back keeps the files sharing them with a v1-only API's user on v1).
+ * A later batch (files loaded by the find stage) adds its own imports and the imports of it.
+ */
+function recordSdkSharing(state: RunState, files: LoadedFile[]): void {
+  const batch = new Set(files.map((f) => f.path));
+  const known = new Set(state.loaded.map((f) => f.path));
+  const firstBatch = state.loaded.every((f) => batch.has(f.path));
+  const importers = firstBatch ? batch : new Set(state.loaded.filter((f) => batch.has(f.path) || importsAny(f, batch, known)).map((f) => f.path));
+  const byPath = new Map(state.loaded.map((f) => [f.path, f]));
+  const edges = sdkSharingEdges(state.loaded.map((f) => ({ path: f.path, sourceFile: f.sourceFile, text: f.sliced?.body ?? f.source.body })), known, importers);
+  for (const edge of edges) {
+    if (!firstBatch && !batch.has(edge.importer) && !batch.has(edge.exporter)) continue;
+    state.sdkSharing.push({ ...edge, line: byPath.get(edge.importer)!.lineMap.toOriginal(edge.line) });
+  }
+}
+
+function importsAny(file: LoadedFile, targets: Set<string>, known: Set<string>): boolean {
+  return importedFiles({ path: file.path, sourceFile: file.sourceFile, v1Text: file.sliced?.body ?? file.source.body }, known).some((t) => targets.has(t));
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ServingFinding } from '../engine/serving/index.js';
 import type { SlicedSource } from '../engine/slice.js';
 import type { DecodedSource } from '../engine/source-text.js';
 import type { SuppressionComment } from '../engine/suppressions.js';
+import type { SdkSharingEdge } from '../engine/sdk-sharing.js';
 import type { ProjectType } from '../engine/upgrade.js';
 import type { V1OnlyUse } from '../engine/v1-only-api.js';
 import type { ZodFloor } from '../engine/zod-floor.js';
@@ -99,6 +100,14 @@ export interface RunEnv {
   libraryFiles?: LibraryFiles;
 }
 
+/** A file the run keeps on v1 (run/v1-hold-back.ts). */
+export interface HeldOnV1 {
+  /** Why its request sites were not migrated. */
+  reason: string;
+  /** The file using the v1-only API that it stays on v1 with (itself, for that file). */
+  user: string;
+}
+
 export interface RunState {
   options: MigrateOptions;
   env: RunEnv;
@@ -147,10 +156,16 @@ export interface RunState {
   /** The results of those files before the test-mock stage (a rewrite that does not typecheck goes back to it). */
   beforeTestMocks: Map<string, FileResult>;
   /**
-   * Files kept on the v1 SDK because they or a file their imports connect them to use a v1 API that
-   * v2 lacks (run/v1-hold-back.ts), each with the reason its request sites were not migrated.
+   * Files kept on the v1 SDK because they use a v1 API that v2 lacks or share SDK objects with a file
+   * that does (run/v1-hold-back.ts), each with the reason its request sites were not migrated and
+   * the file using the API.
    */
-  heldOnV1: Map<string, string>;
+  heldOnV1: Map<string, HeldOnV1>;
+  /**
+   * The imports between loaded files that carry an SDK object or type (engine/sdk-sharing.ts), read
+   * on the files' v1 texts before their upgrade when some file uses a v1 API that v2 lacks.
+   */
+  sdkSharing: SdkSharingEdge[];
   /** Set by the last stage. */
   result?: MigrationResult;
 }

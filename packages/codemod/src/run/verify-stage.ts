@@ -48,7 +48,7 @@ export function verifyStage(state: RunState): void {
     }
   }
   state.createdFiles = state.createdFiles.filter((f) => !verification.droppedCreated.has(f));
-  holdBackOnV1(state, verification.component);
+  holdBackOnV1(state, verification.component, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised));
   const orphaned = unservedRewriteSupport({ loaded, preRewrite, postRewrite: state.postRewrite, createdFiles: state.createdFiles, decisions: decisionBySite.values() });
   for (const file of orphaned.restore) restoreText(file, preRewrite.get(file.path)!);
   for (const created of orphaned.drop) {

@@ -205,7 +205,7 @@ export function typeErrors(sf: SourceFile): TypeError[] {
     .filter((e) => !(MISSING_MODULE_CODES.some((code) => e.key.startsWith(`TS${code}:`)) && e.key.includes(MCP_PACKAGE_PREFIX)));
 }
 
-function errorKeys(sf: SourceFile): string[] {
+export function errorKeys(sf: SourceFile): string[] {
   // syntactic + semantic only: getPreEmitDiagnostics would add declaration-emit diagnostics when
   // the tsconfig asks for declarations, an emit-sized cost for nothing the rewrite can break
   return (
@@ -247,7 +247,7 @@ export function fileDiagnostics(sf: SourceFile): ts.Diagnostic[] {
   return [...syntactic, ...checked];
 }
 
-function newErrors(before: string[], after: string[]): string[] {
+export function newErrors(before: string[], after: string[]): string[] {
   const counts = new Map<string, number>();
   for (const key of before) counts.set(key, (counts.get(key) ?? 0) + 1);
   const added: string[] = [];

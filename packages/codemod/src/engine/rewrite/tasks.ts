@@ -5,12 +5,13 @@
  * would leave the polling code waiting on a task that never exists. Such sites are flagged, never
  * rewritten.
  */
+import { TASK_REQUEST_METHODS } from '@mcp-mrtr/surface';
 import { Node, SyntaxKind } from 'ts-morph';
 import type { Site } from '../model.js';
 import { nameText, unwrapExpression } from '../find/resolve.js';
 import { enclosingFunction, line, siteLine } from './points.js';
 
-const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
+const TASK_METHODS = new Set(TASK_REQUEST_METHODS);
 
 export const TASK_ADVICE =
   'task-augmented requests have no MRTR form, and the v2 SDK has no runtime for tasks/get / tasks/result: drop `task` and the polling, ask with inputRequired(...) and read the answer from ctx.mcpReq.inputResponses on the retry';
