@@ -18,7 +18,7 @@ export function testStateKeyStage({ env, results, options }: Pick<RunState, 'env
   const codecs = [...results.values()].filter((f) => f.status === 'created' && path.basename(f.path).startsWith(`${STATE_MODULE_BASENAME}.`));
   const done = new Set<string>();
   for (const codec of codecs) {
-    const dir = packageDir(path.dirname(codec.path));
+    const dir = packageDir(path.dirname(codec.path), path.resolve(options.cwd ?? process.cwd()));
     if (!dir || done.has(dir)) continue;
     done.add(dir);
     const configPath = vitestConfigCandidates(dir).find((p) => fs.existsSync(p));
@@ -44,11 +44,17 @@ export function testStateKeyStage({ env, results, options }: Pick<RunState, 'env
   }
 }
 
-/** The folder of the nearest package.json at or above `dir`. */
-function packageDir(dir: string): string | undefined {
+/**
+ * The folder of the nearest package.json at or above `dir`, never above the run's root: a package
+ * that holds the project (a temp project made inside another repository, a monorepo root above the
+ * folder the user ran in) is not the user's to change.
+ */
+function packageDir(dir: string, root: string): string | undefined {
+  const relative = path.relative(root, dir);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   for (let d = dir; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, 'package.json'))) return d;
-    if (path.dirname(d) === d) return undefined;
+    if (d === root || path.dirname(d) === d) return undefined;
   }
 }
 

@@ -25,11 +25,11 @@ function project(config?: string): string {
   return dir;
 }
 
-function run(dir: string, codec = true, manifests = true): Map<string, FileResult> {
+function run(dir: string, codec = true, manifests = true, cwd = dir): Map<string, FileResult> {
   const results = new Map<string, FileResult>();
   const codecPath = path.join(dir, 'src', 'mcp-request-state.ts');
   if (codec) results.set(codecPath, { path: codecPath, status: 'created', sites: [], output: '// codec' });
-  testStateKeyStage({ env: { manifests }, results, options: {} });
+  testStateKeyStage({ env: { manifests }, results, options: { cwd } });
   return results;
 }
 
@@ -49,6 +49,16 @@ describe('the test-environment stage', () => {
     const setup = results.get(path.join(dir, 'mcp-request-state-key.test-setup.ts'));
     expect(setup?.status).toBe('created');
     expect(setup?.output).toContain(`process.env.MCP_REQUEST_STATE_KEY ||= randomBytes(32).toString('base64url');`);
+  });
+
+  it('a package above the folder the run was started in is not the project: its vitest config is left alone', () => {
+    const outer = project(CONFIG);
+    const inner = path.join(outer, 'nested');
+    fs.mkdirSync(path.join(inner, 'src'), { recursive: true });
+    const results = run(inner);
+    expect([...results.keys()]).toEqual([path.join(inner, 'src', 'mcp-request-state.ts')]);
+    // started in the outer package, the same codec's package is the outer one
+    expect(run(inner, true, true, outer).has(path.join(outer, 'vitest.config.ts'))).toBe(true);
   });
 
   it('a config the edit cannot see into: unchanged, and the state module says which tests need the key and how', () => {
