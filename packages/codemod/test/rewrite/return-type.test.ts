@@ -31,5 +31,7 @@ describe('widenForInputRequired', () => {
     expect(widened('Promise<CallToolResult | InputRequiredResult>')).toBe('admits');
     expect(widened('CallToolResult')).toBe('no-promise');
     expect(widened('PromiseLike<CallToolResult>')).toBe('no-promise');
+    expect(widened('Promise<any>')).toBe('admits');
+    expect(widened('Promise<unknown> | string')).toBe('admits');
   });
 });

@@ -480,3 +480,82 @@ function safeDerivedClasses(cls: ClassDeclaration): ClassDeclaration[] {
     return [];
   }
 }
+
+/**
+ * Every function the lookup at `call` can yield, when the table spells all of them out: each entry
+ * a function (or an object whose called member is one), the table a `const` that the project only
+ * reads after its declaration (lookups, `Object.keys/values/entries`, the additions `addedEntries`
+ * lists). Undefined when some entry, or some change to the table, is not visible here: then the
+ * lookup may yield a function nobody has read.
+ */
+export function listedTargets(call: CallExpression, handlerFn: Node): FunctionLike[] | undefined {
+  const lookup = tableOfCall(call, handlerFn);
+  if (!lookup || !onlyRead(lookup.table)) return undefined;
+  const entries = tableEntries(lookup.table, 0);
+  if (entries.length === 0) return undefined;
+  const out: FunctionLike[] = [];
+  for (const entry of entries) {
+    const found = lookup.member === undefined ? functionsOf([entry]) : membersOf([entry], lookup.member, call.getExpression());
+    if (found.length !== 1) return undefined;
+    if (!out.includes(found[0]!.fn)) out.push(found[0]!.fn);
+  }
+  return out;
+}
+
+/** The table a call looks its function up in, and the member it calls on the entry (none for a map of functions). */
+function tableOfCall(call: CallExpression, handlerFn: Node): { table: Node; member?: string } | undefined {
+  const callee = unwrapExpression(call.getExpression());
+  if (!callee) return undefined;
+  if (Node.isElementAccessExpression(callee)) return { table: callee.getExpression() };
+  if (Node.isIdentifier(callee)) {
+    const decl = declarationOf(callee);
+    const init = decl && Node.isVariableDeclaration(decl) ? unwrapExpression(decl.getInitializer()) : undefined;
+    return init && Node.isElementAccessExpression(init) ? { table: init.getExpression() } : undefined;
+  }
+  if (!Node.isPropertyAccessExpression(callee)) return undefined;
+  const receiver = unwrapExpression(callee.getExpression());
+  if (!receiver) return undefined;
+  const member = callee.getName();
+  if (Node.isElementAccessExpression(receiver)) return { table: receiver.getExpression(), member };
+  if (Node.isCallExpression(receiver) && isFindCall(receiver)) return { table: findTable(receiver)!, member };
+  const source = Node.isIdentifier(receiver) ? elementTable(receiver, handlerFn) : undefined;
+  return source ? { table: source.table, member } : undefined;
+}
+
+/** Calls taking the table as their first argument that read it, or add entries `addedEntries` lists. */
+const READING_CALLS = new Set(['Object.keys', 'Object.values', 'Object.entries', 'Object.assign']);
+
+/** A `const` table variable whose references read it, or make the additions `addedEntries` reads. */
+function onlyRead(table: Node): boolean {
+  const id = unwrapExpression(table);
+  if (!id || !Node.isIdentifier(id)) return false;
+  const decl = declarationOf(id);
+  if (!decl || !Node.isVariableDeclaration(decl) || isInNodeModules(decl) || decl.getVariableStatement()?.getDeclarationKind() !== 'const') return false;
+  const nameNode = decl.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return false;
+  let refs: Node[];
+  try {
+    refs = nameNode.findReferencesAsNodes();
+  } catch {
+    return false;
+  }
+  return refs.every((ref) => {
+    if (ref === nameNode) return true;
+    const parent = ref.getParent();
+    if (!parent) return false;
+    if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isImportClause(parent)) return true;
+    if (Node.isCallExpression(parent)) return parent.getArguments()[0] === ref && READING_CALLS.has(parent.getExpression().getText());
+    if (Node.isElementAccessExpression(parent) || Node.isPropertyAccessExpression(parent)) {
+      if (parent.getExpression() !== ref) return false;
+      const outer = parent.getParent();
+      // `table[k] = fn` is an addition addedEntries reads; `table.push(x)`, `map.set(k, fn)` likewise
+      if (outer && Node.isBinaryExpression(outer) && outer.getLeft() === parent) return outer.getOperatorToken().getKind() === SyntaxKind.EqualsToken;
+      if (outer && (Node.isDeleteExpression(outer) || Node.isPrefixUnaryExpression(outer) || Node.isPostfixUnaryExpression(outer))) return false;
+      if (outer && Node.isCallExpression(outer) && outer.getExpression() === parent && Node.isPropertyAccessExpression(parent)) return ['push', 'set', 'get', 'has', 'find', 'forEach', 'map', 'filter', 'some', 'includes'].includes(parent.getName());
+      return true;
+    }
+    // `for (const t of table)`
+    if (Node.isForOfStatement(parent) && parent.getExpression() === ref) return true;
+    return false;
+  });
+}

@@ -4,6 +4,7 @@
  * context on and returns the result through. This module checks that the dispatching code does
  * return the call's result untouched, and computes the edits outside the tool function: the
  * dispatcher's context parameter and return type, the context argument of the dispatching call,
+ * the assertion of a table's wide result (result-assertion.ts),
  * and the table's declared function type (`Record<string, (args, server) => Promise<CallToolResult>>`,
  * an interface's `handler` member, a base class's abstract `execute`).
  */
@@ -19,6 +20,7 @@ import { precedingCode } from './control-flow.js';
 import { flavourOf } from './state-module.js';
 import type { TextEdit } from '../text-edits.js';
 import { INPUT_REQUIRED_TYPE, returnTypeEdits, returnTypeObstacle, widenForInputRequired } from './return-type.js';
+import { assertionEdits, provableAssertion, type ResultAssertion } from './result-assertion.js';
 
 /** Why the dispatching code cannot return the tool function's input_required result as it is, or undefined. */
 export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): string | undefined {
@@ -32,7 +34,7 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
   const returned = returnedThrough(call, dispatcher.fn);
   if (returned !== true) return `${what} ${returned}; its input_required result would not reach the client`;
   const mismatch = resultMismatch(handler);
-  if (mismatch) return mismatch;
+  if (mismatch && 'reason' in mismatch) return mismatch.reason;
   // The dispatcher runs again on every round: what it does before the call must be free of effects.
   const body = (dispatcher.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
   const statement = body && Node.isBlock(body) ? call.getFirstAncestor((a) => Node.isStatement(a) && a.getParent() !== undefined && body.containsRange(a.getPos(), a.getEnd()) && a !== body) : undefined;
@@ -49,9 +51,10 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
  * of every method's result) returned from a v2 `tools/call` handler, which takes `CallToolResult |
  * InputRequiredResult`, does not compile after the v1-to-v2 upgrade, with or without the rewrite.
  * Checked with the type checker when types resolve (the registration's contextual type); undefined
- * when they do not or when the result is accepted.
+ * when they do not or when the result is accepted, the assertion that makes it compile when the
+ * table's functions provably return only accepted results (result-assertion.ts), else the reason.
  */
-function resultMismatch(handler: Handler): string | undefined {
+function resultMismatch(handler: Handler): { reason: string } | { assertion: ResultAssertion } | undefined {
   const { dispatcher, call } = handler.dispatch!;
   const fn = dispatcher.fn;
   if (!Node.isArrowFunction(fn) && !Node.isFunctionExpression(fn)) return undefined;
@@ -71,11 +74,14 @@ function resultMismatch(handler: Handler): string | undefined {
   const loose = ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never;
   if (accepted.flags & loose || returned.flags & loose) return undefined;
   if (checker.isTypeAssignableTo(returned, accepted)) return undefined;
+  const method = dispatcher.registrationCall.getArguments()[0];
+  const methodName = method && Node.isStringLiteral(method) ? method.getLiteralValue() : undefined;
+  const assertion = flavourOf(dispatcher.sourceFile) === 'ts' ? provableAssertion(call, fn, methodName, accepted) : undefined;
+  if (assertion) return { assertion };
   const table = signatureDeclarations(call, handler.fn)[0];
   const typed = table ? ` (the table's function type at ${table.getSourceFile().getBaseName()}:${line(table)})` : '';
-  const method = dispatcher.registrationCall.getArguments()[0];
-  const registration = method && Node.isStringLiteral(method) ? `a v2 '${method.getLiteralValue()}' handler` : 'the v2 registration';
-  return `the dispatching handler (${dispatcher.sourceFile.getBaseName()}:${line(dispatcher.registrationCall)}) returns the tool function's result, typed \`${abbreviate(checker.typeToString(returned), 40)}\`${typed}, which ${registration} does not accept as its result: the v1-to-v2 upgrade of that handler does not compile, so the tool is not migrated${method && Node.isStringLiteral(method) && method.getLiteralValue() === 'tools/call' ? " (type the table's result CallToolResult)" : ''}`;
+  const registration = methodName !== undefined ? `a v2 '${methodName}' handler` : 'the v2 registration';
+  return { reason: `the dispatching handler (${dispatcher.sourceFile.getBaseName()}:${line(dispatcher.registrationCall)}) returns the tool function's result, typed \`${abbreviate(checker.typeToString(returned), 40)}\`${typed}, which ${registration} does not accept as its result: the v1-to-v2 upgrade of that handler does not compile, so the tool is not migrated${methodName === 'tools/call' ? " (type the table's result CallToolResult)" : ''}` };
 }
 
 /** True when `call`'s result is what `fn` returns, else how it is used instead. */
@@ -157,8 +163,12 @@ export function dispatcherEdits(dispatcher: Handler, tools: Handler[], fileWork:
   for (const tool of tools) {
     const { call } = tool.dispatch!;
     const context = dispatchContext(tool);
+    const mismatch = calls.has(call) ? undefined : resultMismatch(tool);
+    if (mismatch && 'assertion' in mismatch) {
+      edits.push(...assertionEdits(mismatch.assertion));
+      for (const type of mismatch.assertion.types) fw.types.add(type);
+    }
     if (!context.passed && !calls.has(call)) {
-      calls.add(call);
       const args = call.getArguments();
       const padding = Array.from({ length: context.index - args.length }, () => 'undefined');
       const text = [...padding, ctx].join(', ');
@@ -166,6 +176,7 @@ export function dispatcherEdits(dispatcher: Handler, tools: Handler[], fileWork:
       const last = args[args.length - 1];
       edits.push(last ? { start: last.getEnd(), end: last.getEnd(), text: `, ${text}` } : { start: close.getStart(), end: close.getStart(), text });
     }
+    calls.add(call);
     for (const decl of signatureDeclarations(call, tool.fn)) {
       if (declarations.has(decl)) continue;
       declarations.add(decl);
@@ -245,6 +256,7 @@ export function strayReference(handler: Handler): string | undefined {
   else {
     const parent = fn.getParent();
     if (parent && Node.isVariableDeclaration(parent)) nameNode = parent.getNameNode();
+    if (parent && Node.isPropertyAssignment(parent) && parent.getInitializer() === fn) return strayMemberCall(parent, handler.dispatch!.call);
   }
   if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
   const { call } = handler.dispatch!;
@@ -261,6 +273,30 @@ export function strayReference(handler: Handler): string | undefined {
     }
     if (Node.isMethodDeclaration(fn)) continue;
     return `\`${nameNode.getText()}\` is also used at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch`;
+  }
+  return undefined;
+}
+
+/**
+ * `handler: async (args) => ...` of an entry object (often a factory's result): a call of that
+ * member anywhere but the dispatch (a unit test's `createTool(api).handler(args)`) would run the
+ * migrated function without the context the dispatch now passes.
+ */
+function strayMemberCall(property: Node & { getNameNode(): Node }, dispatchCall: CallExpression): string | undefined {
+  const nameNode = property.getNameNode();
+  if (!Node.isIdentifier(nameNode)) return undefined;
+  let refs: Node[];
+  try {
+    refs = nameNode.findReferencesAsNodes();
+  } catch {
+    return `the references of \`${nameNode.getText()}\` cannot be listed, so calls of it outside the table dispatch cannot be ruled out`;
+  }
+  for (const ref of refs) {
+    if (ref === nameNode || ref.getSourceFile().isInNodeModules()) continue;
+    const access = ref.getParent();
+    const called = access && Node.isPropertyAccessExpression(access) ? access.getParent() : undefined;
+    if (!called || !Node.isCallExpression(called) || called.getExpression() !== access || called === dispatchCall) continue;
+    return `\`${abbreviate(access!.getText(), 40)}\` is also called at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch, which would run the migrated tool without its context`;
   }
   return undefined;
 }

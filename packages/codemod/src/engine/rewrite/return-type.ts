@@ -7,9 +7,10 @@
  *
  * The second is a function type a table of tools declares so that synchronous and asynchronous
  * tools both fit; the migrated (async) tool returns through its Promise member, and callers that
- * `await` the call then see `ServerResult | InputRequiredResult`.
+ * `await` the call then see `ServerResult | InputRequiredResult`. `Promise<any>` and
+ * `Promise<unknown>` (a table of tools returning plain values its dispatcher wraps) admit it already.
  */
-import { Node, type TypeNode } from 'ts-morph';
+import { Node, SyntaxKind, type TypeNode } from 'ts-morph';
 import type { TextEdit } from '../text-edits.js';
 import type { FileWork } from './emit-common.js';
 import { unplanned } from './emit.js';
@@ -28,6 +29,7 @@ export function widenForInputRequired(returnType: Node): Widening {
   for (const member of members) {
     const argument = promiseArgument(member);
     if (!argument) continue;
+    if (isTopType(argument)) return { kind: 'admits' };
     // `Promise<() => R>` widened without parentheses would read `() => R | InputRequiredResult`
     const bare = Node.isFunctionTypeNode(argument) || Node.isConstructorTypeNode(argument) || Node.isConditionalTypeNode(argument);
     if (bare) edits.push({ start: argument.getStart(), end: argument.getStart(), text: '(' });
@@ -41,6 +43,10 @@ function promiseArgument(node: Node): TypeNode | undefined {
   if (!Node.isTypeReference(node) || node.getTypeName().getText() !== 'Promise') return undefined;
   const args = node.getTypeArguments();
   return args.length === 1 ? args[0] : undefined;
+}
+
+function isTopType(node: Node): boolean {
+  return node.getKind() === SyntaxKind.AnyKeyword || node.getKind() === SyntaxKind.UnknownKeyword;
 }
 
 function unparenthesized(node: Node): Node {
