@@ -2,7 +2,7 @@
  * Every fixture output (and the generated requestState codec modules) typechecks against the real
  * `@modelcontextprotocol/server` types: one strict TypeScript Program over all of them.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -38,12 +38,17 @@ describe('fixture outputs typecheck (strict, real @modelcontextprotocol/server t
     expect(text).toEqual([]);
   });
 
-  it('silences nothing: no @ts-ignore, @ts-expect-error or any casts in outputs', () => {
+  it('silences nothing: no @ts-ignore, @ts-expect-error or any casts in outputs beyond the input\'s own', () => {
     const program = ts.createProgram(outputs, { allowJs: true, noEmit: true, noResolve: true });
+    // the user's own casts (a wrapper of an SDK method written with `as any`) are kept as they were;
+    // what may not appear is one the migration added
+    const silencers = (text: string) => text.match(/@ts-(ignore|expect-error|nocheck)|\bas any\b|: any\b/g)?.length ?? 0;
     const offenders: string[] = [];
     for (const file of outputs) {
       const text = program.getSourceFile(file)?.getFullText() ?? '';
-      if (/@ts-(ignore|expect-error|nocheck)|\bas any\b|: any\b/.test(text)) offenders.push(path.basename(file));
+      const input = file.replace('.output.', '.input.');
+      const before = input !== file && existsSync(input) ? silencers(readFileSync(input, 'utf8')) : 0;
+      if (silencers(text) > before) offenders.push(path.basename(file));
     }
     expect(offenders).toEqual([]);
   });
