@@ -73,6 +73,25 @@ export function createServer() {
 }
 `;
 
+// A registration that needs zod 4 on v2, beside zod 3 code zod 4 rejects, and a request no handler
+// reaches: nothing is migrated, so the upgrade goes back to v1 and the project keeps its zod.
+const UNMIGRATED_TOOL = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+export const Draft = z.object({ title: z.string() }).deepPartial();
+
+export function createServer() {
+  const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  server.registerTool('save', { description: 'Saves a note', inputSchema: { title: z.string() } }, async ({ title }) => ({ content: [{ type: 'text', text: \`saved \${title}\` }] }));
+  return server;
+}
+
+export async function confirmAll(server: McpServer) {
+  const answer = await server.server.elicitInput({ message: 'Save all?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+  return answer.action === 'accept';
+}
+`;
+
 const NOTES_FILES = { 'tool.ts': TOOL, 'reset.ts': RESET };
 
 /** A project whose node_modules is this repository's, with `zod` taken from `zodPackage`. */
@@ -128,6 +147,19 @@ describe('a project on zod 3', () => {
     expect(change!.added.zod).toBeUndefined();
     expect(JSON.parse(change!.output).dependencies.zod).toBe('^3.23.0');
     expect(change!.notes ?? []).not.toContainEqual(expect.stringMatching(/^zod /));
+  });
+
+  it('with nothing migrated keeps its zod and its zod 3 code, and no zod 4 error is reported: the upgrade went back to v1', async () => {
+    const result = await migrateWithZod('zod-v3', { 'tool.ts': UNMIGRATED_TOOL });
+    const sites = result.files.flatMap((f) => f.sites);
+    expect(sites.filter((s) => s.method === 'elicitation/create').map((s) => s.status)).toEqual(['flagged']);
+    expect(sites.filter((s) => s.method === 'type-error')).toEqual([]);
+    const tool = result.files.find((f) => f.path.endsWith('tool.ts'))!;
+    expect(tool.output ?? UNMIGRATED_TOOL).not.toContain('zod 4 rejects');
+    for (const change of result.packageJsonChanges) {
+      expect(change.added.zod).toBeUndefined();
+      expect(JSON.parse(change.output).dependencies.zod).toBe('^3.23.0');
+    }
   });
 
   it('the same project on zod 4 migrates with no type error', async () => {

@@ -148,6 +148,11 @@ function zodBump(json: Record<string, unknown>, manifestPath: string, used: stri
   return { section, from, to: floor.range, note };
 }
 
+/** The texts load the v2 server: only then does package.json's zod follow the run's raise (zodBump). */
+export function loadsV2Server(texts: string[]): boolean {
+  return usedV2Packages(texts).includes(TARGET_SERVER_PACKAGE);
+}
+
 /** v2 packages imported by the (migrated) texts; the server package whenever the SDK was used. */
 /**
  * The v2 packages the texts load (imports, re-exports, `require()`, `import()`): module specifiers

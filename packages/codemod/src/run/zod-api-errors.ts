@@ -9,6 +9,7 @@
  */
 import { Node, SyntaxKind } from 'ts-morph';
 import { buildLineMap } from '../engine/line-map.js';
+import { loadsV2Server } from '../engine/package-json.js';
 import { zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 import type { LoadedFile, RunState } from './state.js';
 import type { TypeError } from './type-error.js';
@@ -20,6 +21,9 @@ export function addZodApiErrors(state: RunState): void {
   const floor = state.zodRaised;
   if (!state.typeChecked || !floor) return;
   const live = state.loaded.filter((f) => !f.failed);
+  // a run whose upgrades all went back to v1 leaves package.json's zod as it was (zodBump): the
+  // project's zod 3 code still compiles, and a zod 4 error found here would not be true
+  if (!loadsV2Server(live.map((f) => f.sourceFile.getFullText()))) return;
   for (const file of live) {
     if (!file.sourceFile.getImportDeclarations().some((d) => /^zod(\/|$)/.test(d.getModuleSpecifierValue()))) continue;
     // by line and message: a repair below moves the positions after it on its line
