@@ -173,9 +173,11 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       out.push(`  set ${env} to a random secret of at least ${MIN_STATE_KEY_BYTES} bytes wherever the server runs, tests included`);
       out.push(`  (e.g. ${env}=$(openssl rand -base64 48)); the server refuses to start without it, and every instance behind one endpoint needs the same value`);
       out.push(`  to rotate it, move the old value to ${previousKeyEnv(env)} (still accepted, comma-separated) and set a new ${env}`);
-      // the test-environment stage (run/test-state-key.ts): the project's vitest runs get their own random key
+      // the test-environment stage (run/test-state-key.ts): the project's vitest or jest runs get their own random key
       for (const setup of result.files.filter((file) => file.status === 'created' && path.basename(file.path).startsWith(`${TEST_SETUP_BASENAME}.`))) {
-        out.push(`  the project's vitest tests get a random one per run from ${rel(setup.path)} (added to test.setupFiles) when their environment has none`);
+        // only jest's setup file is CommonJS (engine/test-state-key.ts setupFileName)
+        const [runner, option] = setup.path.endsWith('.cjs') ? ['jest', 'setupFiles'] : ['vitest', 'test.setupFiles'];
+        out.push(`  the project's ${runner} tests get a random one per run from ${rel(setup.path)} (added to ${option}) when their environment has none`);
       }
     }
     const f = options.formatter;

@@ -73,6 +73,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     beforeTestMocks: new Map(),
     heldOnV1: new Map(),
     sdkSharing: [],
+    jestManifestSetups: new Map(),
   };
   for (const d of decoded) {
     // kept aside: loaded later if it turns out to import (transitively) a file that holds a site

@@ -10,6 +10,7 @@ import type { FileResult, MigrationSummary, PackageJsonChange, SiteResult } from
 import type { RunState } from './state.js';
 import { TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
 import { heldBackSite } from './v1-hold-back.js';
+import { withJestManifestSetups } from './test-state-key.js';
 
 /**
  * Every loaded file's result (its sites with the serving findings and upgrade type errors, output,
@@ -94,14 +95,17 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
 }
 
 /** The run's `MigrationResult`: the files in path order, package.json changes, the summary. */
-export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'env' | 'result'> & Partial<Pick<RunState, 'zodRaised'>>): void {
+export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'env' | 'result'> & Partial<Pick<RunState, 'zodRaised' | 'jestManifestSetups'>>): void {
   const { results, fileByPath } = state;
   const files = [...results.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const packageJsonChanges: PackageJsonChange[] = state.env.manifests
-    ? planPackageJsonChanges(
-        files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
-        new Set(files.map((f) => f.path)),
-        state.zodRaised,
+    ? withJestManifestSetups(
+        planPackageJsonChanges(
+          files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
+          new Set(files.map((f) => f.path)),
+          state.zodRaised,
+        ),
+        state.jestManifestSetups,
       )
     : [];
   state.result = { summary: summarize(files), files, packageJsonChanges };

@@ -166,6 +166,11 @@ export interface RunState {
    * on the files' v1 texts before their upgrade when some file uses a v1 API that v2 lacks.
    */
   sdkSharing: SdkSharingEdge[];
+  /**
+   * package.json files whose "jest" config gets the test setup file (test-state-key stage), with
+   * the file's path: the package.json stage applies it to the manifest it writes.
+   */
+  jestManifestSetups: Map<string, string>;
   /** Set by the last stage. */
   result?: MigrationResult;
 }

@@ -7,9 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { testStateKeyStage } from '../../src/run/test-state-key.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { testStateKeyStage, withJestManifestSetups } from '../../src/run/test-state-key.js';
 import type { FileResult } from '../../src/types.js';
+import { migrateTempProject, removeTempProjects } from '../temp-project.js';
+import { formatTextReport } from '../../src/report/text.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -25,11 +27,11 @@ function project(config?: string): string {
   return dir;
 }
 
-function run(dir: string, codec = true, manifests = true, cwd = dir): Map<string, FileResult> {
+function run(dir: string, codec = true, manifests = true, cwd = dir, jestManifestSetups = new Map<string, string>()): Map<string, FileResult> {
   const results = new Map<string, FileResult>();
   const codecPath = path.join(dir, 'src', 'mcp-request-state.ts');
   if (codec) results.set(codecPath, { path: codecPath, status: 'created', sites: [], output: '// codec' });
-  testStateKeyStage({ env: { manifests }, results, options: { cwd } });
+  testStateKeyStage({ env: { manifests }, results, options: { cwd }, jestManifestSetups });
   return results;
 }
 
@@ -75,5 +77,72 @@ describe('the test-environment stage', () => {
     expect(run(project()).size).toBe(1);
     expect(run(project(CONFIG), true, false).size).toBe(1);
     expect(run(project(`export default { test: { setupFiles: ['./mcp-request-state-key.test-setup.ts'] } };\n`)).size).toBe(1);
+  });
+
+  it('a jest config (no vitest config) gets the CommonJS setup file in its setupFiles, which is created', () => {
+    const dir = project();
+    fs.writeFileSync(path.join(dir, 'jest.config.cjs'), `module.exports = { testEnvironment: 'node' };\n`);
+    const results = run(dir);
+    expect(results.get(path.join(dir, 'jest.config.cjs'))?.output).toBe(`module.exports = { setupFiles: ['<rootDir>/mcp-request-state-key.test-setup.cjs'], testEnvironment: 'node' };\n`);
+    const setup = results.get(path.join(dir, 'mcp-request-state-key.test-setup.cjs'));
+    expect(setup?.status).toBe('created');
+    expect(setup?.output).toContain(`const { randomBytes } = require('node:crypto');`);
+  });
+
+  it('package.json "jest": the package.json stage writes the setup file into the manifest it computes, its dependency changes kept', () => {
+    const dir = project();
+    const manifest = path.join(dir, 'package.json');
+    const original = `{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.0.0" },\n  "jest": { "testEnvironment": "node" }\n}\n`;
+    fs.writeFileSync(manifest, original);
+    const setups = new Map<string, string>();
+    const results = run(dir, true, true, dir, setups);
+    const setupPath = path.join(dir, 'mcp-request-state-key.test-setup.cjs');
+    expect(results.get(setupPath)?.status).toBe('created');
+    expect(results.has(manifest)).toBe(false);
+    expect(setups).toEqual(new Map([[manifest, setupPath]]));
+    const planned = { path: manifest, removed: {}, added: { '@modelcontextprotocol/server': '^2.4.0' }, original, output: original.replace('"^1.0.0"', '"^1.0.0", "@modelcontextprotocol/server": "^2.4.0"') };
+    const [change] = withJestManifestSetups([planned], setups);
+    expect(JSON.parse(change!.output)).toEqual({
+      dependencies: { '@modelcontextprotocol/sdk': '^1.0.0', '@modelcontextprotocol/server': '^2.4.0' },
+      jest: { testEnvironment: 'node', setupFiles: ['<rootDir>/mcp-request-state-key.test-setup.cjs'] },
+    });
+    // a manifest the package.json stage leaves alone still gets its change
+    expect(JSON.parse(withJestManifestSetups([], setups)[0]!.output).jest.setupFiles).toEqual(['<rootDir>/mcp-request-state-key.test-setup.cjs']);
+  });
+
+  it('a jest config the edit cannot see into: unchanged, and the state module says how to set the key in setupFiles', () => {
+    const dir = project();
+    fs.writeFileSync(path.join(dir, 'jest.config.js'), `module.exports = { projects: ['<rootDir>/a'] };\n`);
+    const results = run(dir);
+    expect(results.has(path.join(dir, 'jest.config.js'))).toBe(false);
+    expect(results.get(path.join(dir, 'src', 'mcp-request-state.ts'))?.notes?.[0]).toMatch(/jest\.config\.js was not changed \(it lists `projects`, each with its own setupFiles\); add a setup file .* to its setupFiles$/);
+  });
+});
+
+describe('through the run', () => {
+  afterAll(removeTempProjects);
+
+  it('a migration creating the state module in a project configured in package.json "jest": the manifest written names the setup file, with the v2 server added', async () => {
+    const tool = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1.0.0' });
+  server.registerTool('ask', { inputSchema: { topic: z.string() } }, async ({ topic }) => {
+    const started = Date.now();
+    const answer = await server.server.elicitInput({ message: \`About \${topic}?\`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+    return { content: [{ type: 'text', text: \`\${started} \${answer.action}\` }] };
+  });
+  return server;
+}
+`;
+    const packageJson = { name: 'p', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '^1.29.0', zod: '^3.25.0' }, jest: { testEnvironment: 'node' } };
+    const { dir, result } = await migrateTempProject('jest-key', { 'src/tools.ts': tool }, { packageJson });
+    expect(result.files.find((f) => f.path === path.join(dir, 'mcp-request-state-key.test-setup.cjs'))?.status).toBe('created');
+    const [change] = result.packageJsonChanges;
+    const written = JSON.parse(change!.output) as { dependencies: Record<string, string>; jest: unknown };
+    expect(written.dependencies['@modelcontextprotocol/server']).toBeDefined();
+    expect(written.jest).toEqual({ testEnvironment: 'node', setupFiles: ['<rootDir>/mcp-request-state-key.test-setup.cjs'] });
+    expect(formatTextReport(result, { cwd: dir, command: 'migrate', paths: ['src'] })).toContain(`the project's jest tests get a random one per run from mcp-request-state-key.test-setup.cjs (added to setupFiles) when their environment has none`);
   });
 });
