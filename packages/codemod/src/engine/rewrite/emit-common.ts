@@ -1,7 +1,7 @@
 /**
- * Pieces both handler emitters use (the straight-line/phase emitter in emit-handler.ts and the loop
- * emitter in emit-loop.ts): the per-file edit accumulator, capability-check rewriting, re-indenting
- * moved code and scoping a replacement inside a `case` clause.
+ * Pieces the handler emitters share (write-once in emit-handler.ts, the phase switch in
+ * emit-phases.ts, the loop in emit-loop.ts): the per-file edit accumulator, capability-check
+ * rewriting, re-indenting moved code and scoping a replacement inside a `case` clause.
  */
 import { Node } from 'ts-morph';
 import type { RequestPoint } from './points.js';

@@ -3,7 +3,8 @@
  * legacy-shaped value to what received it before.
  */
 import { TARGET } from '@mcp-mrtr/surface';
-import { shortCircuitCondition, type Binding, type RequestPoint } from './points.js';
+import { shortCircuitCondition, type Binding, type HelperPoint, type RequestPoint } from './points.js';
+import { helperArguments, type HelperWork } from './helper.js';
 import { capabilitiesExpression, planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
 import { keyProperty, quote } from './text.js';
 
@@ -258,4 +259,27 @@ export function urlThrowLines(point: RequestPoint, env: EmitEnv, ask: AskStyle):
     // Answered and still required (the user did not complete the flow): the legacy error, as before.
     point.statement.getText(),
   ];
+}
+
+/** The call of a helper that asks through its callers: its arguments, then the context when it had none, then the point's key. */
+export function helperCallText(point: HelperPoint, helper: HelperWork | undefined, ctx: string): string {
+  const call = point.helperCall;
+  const args = helperArguments(call, helper);
+  if (!helper?.ctxParam) args.push(ctx);
+  args.push(quote(point.keys[0]!));
+  const typeArgs = call.getTypeArguments().length > 0 ? `<${call.getTypeArguments().map((t) => t.getText()).join(', ')}>` : '';
+  return `${call.getExpression().getText()}${typeArgs}(${args.join(', ')})`;
+}
+
+/** The statements replacing one point, by its kind: read (or ask) the answer, call the helper, or ask the URL elicitation. */
+export function pointLines(point: RequestPoint, env: EmitEnv, ask: AskStyle, passThrough: (step: string) => string, helper: HelperWork | undefined): string[] {
+  switch (point.kind) {
+    case 'direct':
+    case 'parallel':
+      return readLines(point, env, ask);
+    case 'helper':
+      return helperCallLines(point, env, helperCallText(point, helper, env.ctx), passThrough);
+    case 'url-throw':
+      return urlThrowLines(point, env, ask);
+  }
 }
