@@ -8,9 +8,13 @@
  * project" commands, `npx mcp-mrtr`, and the "Lint what is left" config with the real ESLint.
  *
  * Time: dependencies come from the npm cache where it has them (`prefer-offline`), and the clone's
- * turbo reads the cache of this checkout's build, which the hook below runs first: turbo keys its
- * cache by the inputs' content, so a hit replays the same build outputs (an uncommitted change
- * makes the hashes differ, and the clone builds from scratch).
+ * turbo reads the cache of this checkout's build (`npm test` builds before it tests): turbo keys its
+ * cache by the inputs' content, so a hit replays the same build outputs (an uncommitted change, or a
+ * lone run without a build, makes the hashes differ, and the clone builds from scratch).
+ *
+ * Nothing here runs turbo in this checkout: a turbo build, even a cache hit, rewrites every dist/
+ * file, and the test files running beside this one (the codemod's and the plugin's, in parallel)
+ * load those files. The last test holds this.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +30,7 @@ type PackageName = (typeof PACKAGES)[number];
 const PROJECT_DEPENDENCIES = { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' };
 const PROJECT_DEV_DEPENDENCIES = { typescript: '5.9.3', eslint: '10.15.0' };
 const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const ESC = '\u001b[';
 
 interface Packed {
   tarball: string;
@@ -38,11 +43,16 @@ let clone: string;
 let project: string;
 const packed = {} as Record<PackageName, Packed>;
 
+/** `extraEnv` adds variables; one given as undefined is removed. */
 function sh(command: string, cwd: string, timeout = 300_000, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // the test may itself run under npm: its workspace settings must not leak into the project's npm
   for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
-  return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env: { ...env, ...extraEnv }, timeout });
+  for (const [key, value] of Object.entries(extraEnv)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env, timeout });
 }
 
 /** For commands in the clone: npm from its cache where it can, turbo from this checkout's cache. */
@@ -52,8 +62,23 @@ function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Identity and modification time of every file under the workspace packages' dist/. */
+function distStamps(): Record<string, string> {
+  const stamps: Record<string, string> = {};
+  for (const pkg of fs.readdirSync(path.join(repoRoot, 'packages'))) {
+    const dist = path.join(repoRoot, 'packages', pkg, 'dist');
+    if (!fs.existsSync(dist)) continue;
+    for (const name of fs.readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      const stat = fs.statSync(path.join(dist, name));
+      if (stat.isFile()) stamps[path.join(pkg, 'dist', name)] = `${stat.ino}:${stat.mtimeMs}`;
+    }
+  }
+  return stamps;
+}
+
+const distBefore = distStamps();
+
 beforeAll(() => {
-  execFileSync('npx', ['turbo', 'run', 'build', ...PACKAGES.map((p) => `--filter=${p}`), '--output-logs=errors-only'], { cwd: repoRoot, stdio: 'pipe', timeout: 300_000 });
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-packed-'));
   clone = path.join(work, 'mcp-mrtr');
   const head = git(repoRoot, 'rev-parse', 'HEAD').trim();
@@ -104,6 +129,19 @@ describe("a fresh clone: the README's Set up commands, verbatim", () => {
     const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, CLONE_ENV);
     expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
     expect(run.stdout).toMatch(/@mcp-mrtr\/surface:test: .*Test Files +\d+ passed/);
+  });
+
+  it('npm test into a pipe: no ANSI colour codes (turbo and vitest), even where a cached build was logged in colour', () => {
+    // the CI order: `npm run typecheck` builds first (into a log that may take colour), and turbo
+    // caches that log; both commands use the clone's own turbo cache, and a shell's colour settings
+    const plain = { NO_COLOR: undefined, FORCE_COLOR: undefined };
+    const build = sh('npx turbo run build --filter=@mcp-mrtr/surface --force', clone, 300_000, { ...plain, FORCE_COLOR: '1' });
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, plain);
+    const log = run.stdout + run.stderr;
+    expect(run.status, log).toBe(0);
+    expect(log).toMatch(/Tests\s+\d+ passed/);
+    expect(log.includes(ESC), log.split('\n').filter((l) => l.includes(ESC)).slice(0, 3).join('\n')).toBe(false);
   });
 });
 
@@ -225,5 +263,11 @@ describe('installed from the tarballs into a TypeScript project, the README comm
     expect(run.stdout).not.toMatch(/ignored/i);
     expect(run.stdout).toMatch(/2:\d+\s+error\s+.*@mcp-mrtr\/no-server-initiated-requests/);
     expect(run.status, run.stderr).toBe(1);
+  });
+});
+
+describe('this checkout', () => {
+  it('its build outputs are untouched: the same files, never rewritten (the tests beside this one load them)', () => {
+    expect(distStamps()).toEqual(distBefore);
   });
 });
