@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every package's tests through turbo, one at a time; extra arguments go to turbo
+ * `npm test`: every package's tests through turbo; extra arguments go to turbo
  * (`npm test -- --filter=@mcp-mrtr/surface`).
+ *
+ * Two tasks at a time: the codemod's tests (the longest by far) and the plugin's run side by side, so
+ * the plugin's finish inside the codemod's time on a 2-core machine instead of after it. Each
+ * package's tests write only their own temporary directories.
  *
  * Colour is decided here, where the real stdout is visible: turbo pipes each task's output, and
  * vitest's colour library colours a pipe or a file unless NO_COLOR is set (it does not look at
@@ -22,7 +26,7 @@ if (!colour) {
   env.NO_COLOR = '1';
   delete env.FORCE_COLOR;
 }
-const args = ['run', 'test', '--concurrency=1', colour ? '--color' : '--no-color', '--output-logs=new-only', ...process.argv.slice(2)];
+const args = ['run', 'test', '--concurrency=2', colour ? '--color' : '--no-color', '--output-logs=new-only', ...process.argv.slice(2)];
 // npm puts node_modules/.bin on PATH for its scripts
 const run = spawnSync('turbo', args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
 if (run.error) throw run.error;
