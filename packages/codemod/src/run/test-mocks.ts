@@ -7,11 +7,12 @@
  * project is read again; a file already holding test-mock sites is left alone.
  */
 import { LEGACY_METHODS, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
-import { drivenAnswerTextNotes, reshapeContextMockText } from '../engine/test-mocks/context-literals.js';
+import { drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
+import { CONTEXTLESS_CALL_ADVICE, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
-import type { FileResult, MigrationResult } from '../types.js';
+import type { FileResult, MigrationResult, SiteResult } from '../types.js';
 import { summarize } from './result.js';
 import type { RunState } from './state.js';
 
@@ -24,6 +25,8 @@ interface MockContext {
   upgraded: ReadonlySet<string>;
   /** Every file of the run (relative imports resolve among them). */
   paths: Set<string>;
+  /** The registered names (tools, prompts) of the handlers the run migrated. */
+  migratedHandlers: ReadonlySet<string>;
 }
 
 export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks'>>): void {
@@ -73,11 +76,14 @@ export function addTestMockSites(result: MigrationResult, discovered: readonly s
 
 function contextOf(files: FileResult[], discovered: readonly string[], read: (file: string) => string | undefined): MockContext {
   const migrated = new Set<LegacyMethod>();
+  const migratedHandlers = new Set<string>();
   for (const site of files.flatMap((f) => f.sites)) {
-    if (site.status === 'migrated' && isLegacyMethod(site.method)) migrated.add(site.method);
+    if (site.status !== 'migrated' || !isLegacyMethod(site.method)) continue;
+    migrated.add(site.method);
+    if (site.handler !== undefined) migratedHandlers.add(site.handler);
   }
   const upgraded = new Set(files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
-  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]) };
+  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers };
 }
 
 /**
@@ -85,7 +91,7 @@ function contextOf(files: FileResult[], discovered: readonly string[], read: (fi
  * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
  * lines and columns refer to the original text. The same object when there is nothing to add.
  */
-function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths }: MockContext, rewrite = true): FileResult {
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers }: MockContext, rewrite = true): FileResult {
   if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
   if (file.sites.some((s) => s.method === 'test-mock')) return file;
   const original = file.original ?? read(file.path);
@@ -95,11 +101,12 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   const mocks = mockSites(file.path, original, before, migratedRequests, rewrite);
   const text = mocks?.output ?? before;
   const onV2 = rewrite && (upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p)));
-  const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0) : { output: text, notes: [] };
+  const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0, migratedHandlers) : { output: text, notes: [] };
   // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
   const driven = rewrite ? drivenAnswerTextNotes(file.path, before) : [];
-  if (!mocks && fakes.notes.length === 0 && driven.length === 0) return file;
-  const sites = mocks?.sites ?? [];
+  const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers);
+  if (!mocks && fakes.notes.length === 0 && driven.length === 0 && undriven.length === 0) return file;
+  const sites = [...(mocks?.sites ?? []), ...undriven];
   const migrated = sites.filter((s) => s.status === 'migrated').length;
   const rewritten = migrated > 0 || fakes.notes.length > 0;
   const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
@@ -112,4 +119,20 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
     ...(notes.length > 0 ? { notes } : {}),
     sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
   };
+}
+
+/**
+ * The contextless calls of migrated handlers the test-mock rewrite did not drive, as flagged sites at
+ * their lines in the original text (the upgrade leaves the calls in their order; when their count
+ * differs, at the lines of the rewritten text). `undriven` undefined: nothing was rewritten (the
+ * rewrite undone), so every such call is reported.
+ */
+function undrivenSites(file: string, original: string, undriven: UndrivenCall[] | undefined, migratedHandlers: ReadonlySet<string>): SiteResult[] {
+  if (migratedHandlers.size === 0 || undriven?.length === 0) return [];
+  const atOriginal = undrivenCallsIn(file, original, migratedHandlers, undriven === undefined);
+  const calls = undriven ?? atOriginal;
+  return calls.map((call, i) => {
+    const at = atOriginal.length === calls.length ? atOriginal[i]! : call;
+    return { line: at.line, column: at.column, method: 'test-mock', status: 'flagged' as const, reason: call.reason, advice: CONTEXTLESS_CALL_ADVICE, snippet: at.snippet };
+  });
 }

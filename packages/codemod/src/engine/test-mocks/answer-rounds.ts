@@ -49,12 +49,13 @@ export function answerHelperText(typescript: boolean): string {
  * Calls a handler as an MCP 2026-07-28 client drives it (written by mcp-mrtr): a migrated handler
  * returns input_required instead of sending its requests, so each round's inputRequests are
  * answered by the context's mcpReq.send (the test's fake) and the handler is called again with
- * inputResponses. Any other result is returned as it is.
+ * inputResponses. Any other result, or one nothing can answer (no send), is returned as it is.
  */
 async function ${ANSWER_HELPER}(handler${t(': Function')}, ...args${t(': any[]')})${t(': Promise<any>')} {
   const ctx = args[args.length - 1];
   let result = await handler(...args);
-  for (let round = 1; round <= ${MAX_ROUNDS} && result?.resultType === 'input_required' && result.requestState === undefined; round++) {
+  // a context without send (the first round's, for a call that had none) has nothing to answer with
+  for (let round = 1; round <= ${MAX_ROUNDS} && result?.resultType === 'input_required' && result.requestState === undefined && typeof ctx.mcpReq.send === 'function'; round++) {
     const inputResponses${t(': Record<string, unknown>')} = {};
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = await ctx.mcpReq.send(request);
     result = await handler(...args.slice(0, -1), { ...ctx, mcpReq: { ...ctx.mcpReq, inputResponses } });

@@ -25,6 +25,7 @@ import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } fr
 import { answerShapeNotes, drivenAnswerNotes } from './answer-shape.js';
 import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
+import { contextlessCallChanges, type UndrivenCall } from './contextless-handler-calls.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -62,13 +63,21 @@ export function reshapeContextMockText(
   keep: (start: number, end: number) => boolean,
   /** The run migrated requests (sent through sendRequest or otherwise): a fake's `send` may no longer be called. */
   migratedAny = false,
-): { output: string; notes: string[] } {
+  /** The registered names (tools, prompts) of the handlers the run migrated: contextless calls of them are driven or reported. */
+  migratedHandlers: ReadonlySet<string> = new Set(),
+): { output: string; notes: string[]; undriven?: UndrivenCall[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const scriptKind = scriptKindOf(file);
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind });
   const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
-  const notes = reshapeContextMocks(sourceFile, keep, migratedAny, typescript);
-  return { output: sourceFile.getFullText(), notes };
+  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers);
+  return { output: sourceFile.getFullText(), notes, ...(undriven.length > 0 ? { undriven } : {}) };
+}
+
+/** The contextless calls of migrated handlers in a text the helper does not drive (`every`: all of them), at its positions. */
+export function undrivenCallsIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, every = false): UndrivenCall[] {
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  return contextlessCallChanges(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), migratedHandlers, every).undriven;
 }
 
 /** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
@@ -78,7 +87,7 @@ export function drivenAnswerTextNotes(file: string, text: string): string[] {
   return drivenAnswerNotes(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }));
 }
 
-function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean, typescript: boolean): string[] {
+function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean, typescript: boolean, migratedHandlers: ReadonlySet<string>): { notes: string[]; undriven: UndrivenCall[] } {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
   // calls handing an answering fake to a handler the run may have migrated go through the helper
@@ -106,7 +115,12 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
   const emptyContexts = emptyProtocolContextEdits(sourceFile);
   edits.push(...emptyContexts.edits);
   notes.push(...emptyContexts.notes);
-  if (notes.length === 0) return [];
+  const contextless = contextlessCallChanges(sourceFile, migratedHandlers);
+  edits.push(...contextless.edits);
+  notes.push(...contextless.notes);
+  answering ||= contextless.answering;
+  const { undriven } = contextless;
+  if (notes.length === 0 && undriven.length === 0) return { notes: [], undriven: [] };
   if (answering) {
     const end = sourceFile.getEnd();
     edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${answerHelperText(typescript)}` });
@@ -115,11 +129,11 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
   try {
     output = applyEdits(sourceFile.getFullText(), edits);
   } catch {
-    // a moved read inside another reshaped fake: leave the file as the upgrade made it
-    return [];
+    // a moved read inside another reshaped fake: leave the file as the upgrade made it (the calls still reported)
+    return { notes: [], undriven };
   }
   sourceFile.replaceWithText(output);
-  return notes;
+  return { notes, undriven };
 }
 
 /**

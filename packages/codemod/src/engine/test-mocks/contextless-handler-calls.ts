@@ -1,0 +1,166 @@
+/**
+ * A test calling a registered handler taken from the McpServer's private maps without a context:
+ * `const handler = (server as any)._registeredTools['ask'].handler; await handler({ topic })`, or
+ * through a same-file getter (`getRegisteredTool(server, 'ask')` returning `tools?.[name]?.handler`).
+ * v1 handlers the test called so ignored their missing `extra`; a handler this run migrated reads
+ * `ctx.mcpReq.requestState()` first, so the call throws a TypeError before the handler does anything.
+ *
+ * An awaited call of such a handler by a plain name goes through the answering helper of
+ * `answer-rounds.ts` with the first round's context (`{ mcpReq: { requestState: () => undefined } }`):
+ * a handler that answers without asking (a capability check's fallback, a validation error) returns
+ * its result as before; one that asks gets no answer (the test has no client) and its input_required
+ * result is returned as it is. Any other call is reported at its line. Only calls whose tool or
+ * prompt name is written in the call (or in the getter's call) and is one the run migrated a handler
+ * of: a handler the run left alone still works without a context.
+ */
+import { TODO_MARKER } from '@mcp-mrtr/surface';
+import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
+import { ANSWER_HELPER, helperNameFree } from './answer-rounds.js';
+import { FIRST_ROUND_CONTEXT } from './protocol-handler-contexts.js';
+import { markerAnchor, markerComment } from '../markers.js';
+import type { TextEdit } from '../text-edits.js';
+
+/** McpServer's private maps of registered tools and prompts (v1 and v2), keyed by name. */
+const REGISTRY_MAPS = ['_registeredTools', '_registeredPrompts'];
+/** The entry's function: `callback` in v1, `handler` in v2. */
+const HANDLER_PROPERTIES = new Set(['handler', 'callback']);
+
+export interface ContextlessHandlerCall {
+  call: CallExpression;
+  /** The registered name the handler was taken under. */
+  name: string;
+  /** The edits routing the call through the answering helper, or why it cannot be. */
+  route: TextEdit[] | { why: string };
+}
+
+/** The file's calls of a migrated handler (by its registered name) taken from a registry map, with no context. */
+export function contextlessHandlerCalls(sourceFile: SourceFile, migratedNames: ReadonlySet<string>): ContextlessHandlerCall[] {
+  if (migratedNames.size === 0 || !REGISTRY_MAPS.some((m) => sourceFile.getFullText().includes(m))) return [];
+  const out: ContextlessHandlerCall[] = [];
+  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    const args = call.getArguments();
+    // a handler with an input schema takes (args, ctx): one argument means no context
+    if (args.length !== 1 || Node.isSpreadElement(args[0]!)) continue;
+    const name = registeredNameOf(call.getExpression(), migratedNames);
+    if (name === undefined) continue;
+    out.push({ call, name, route: routeEdits(call) });
+  }
+  return out;
+}
+
+/** The migrated registered name the callee's handler was taken under, when the callee is such a handler. */
+function registeredNameOf(callee: Node, migratedNames: ReadonlySet<string>): string | undefined {
+  const expression = unwrap(callee);
+  if (Node.isIdentifier(expression)) {
+    const declaration = expression.getSymbol()?.getDeclarations()[0];
+    if (!declaration || !Node.isVariableDeclaration(declaration) || declaration.getVariableStatement()?.getDeclarationKind() !== 'const') return undefined;
+    const initializer = declaration.getInitializer();
+    return initializer ? handlerSourceName(unwrap(initializer), migratedNames) : undefined;
+  }
+  return handlerSourceName(expression, migratedNames);
+}
+
+/** `<map>[name].handler` written out, or a call of a same-file getter returning one, with a migrated name. */
+function handlerSourceName(expression: Node, migratedNames: ReadonlySet<string>): string | undefined {
+  if (Node.isPropertyAccessExpression(expression) && HANDLER_PROPERTIES.has(expression.getName())) {
+    const entry = unwrap(expression.getExpression());
+    if (!REGISTRY_MAPS.some((m) => entry.getText().includes(m))) return undefined;
+    const key = Node.isElementAccessExpression(entry) ? entry.getArgumentExpression() : Node.isPropertyAccessExpression(entry) ? entry.getNameNode() : undefined;
+    const name = key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key) ? key.getLiteralText() : Node.isIdentifier(key) ? key.getText() : undefined);
+    return name !== undefined && migratedNames.has(name) ? name : undefined;
+  }
+  if (!Node.isCallExpression(expression) || !returnsRegistryHandler(expression.getExpression())) return undefined;
+  return expression
+    .getArguments()
+    .map((a) => (Node.isStringLiteral(a) || Node.isNoSubstitutionTemplateLiteral(a) ? a.getLiteralText() : undefined))
+    .find((n): n is string => n !== undefined && migratedNames.has(n));
+}
+
+/** Whether the callee is a function of this file that reads a registry map and returns an entry's handler. */
+function returnsRegistryHandler(callee: Node): boolean {
+  if (!Node.isIdentifier(callee)) return false;
+  const declaration = callee.getSymbol()?.getDeclarations()[0];
+  const fn = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
+  if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return false;
+  const body = fn.getBody();
+  if (!body || !REGISTRY_MAPS.some((m) => body.getText().includes(m))) return false;
+  const returned = Node.isBlock(body) ? body.getDescendantsOfKind(SyntaxKind.ReturnStatement).map((r) => r.getExpression()) : [body];
+  return returned.some((r) => {
+    const value = r && unwrap(r);
+    return !!value && Node.isPropertyAccessExpression(value) && HANDLER_PROPERTIES.has(value.getName());
+  });
+}
+
+/** `handler(args)` → `callAnsweringInputRequests(handler, args, <first round>)`, for an awaited call of a plain name. */
+function routeEdits(call: CallExpression): TextEdit[] | { why: string } {
+  if (!Node.isAwaitExpression(call.getParent())) return { why: 'the call is not awaited where it is made' };
+  const callee = call.getExpression();
+  // `handler!(...)` too: the helper takes the same value
+  const name = Node.isNonNullExpression(callee) ? callee.getExpression() : callee;
+  if (!Node.isIdentifier(name) || call.getTypeArguments().length > 0) return { why: 'the handler is not called by a plain name' };
+  if (!helperNameFree(call.getSourceFile().getFullText())) return { why: `the file already uses the name ${ANSWER_HELPER}` };
+  const openParen = call.getFirstChildByKind(SyntaxKind.OpenParenToken);
+  const [arg] = call.getArguments();
+  if (!openParen || !arg) return { why: 'the handler is not called by a plain name' };
+  return [
+    { start: callee.getStart(), end: openParen.getEnd(), text: `${ANSWER_HELPER}(${callee.getText()}, ` },
+    { start: arg.getEnd(), end: arg.getEnd(), text: `, ${FIRST_ROUND_CONTEXT}` },
+  ];
+}
+
+function unwrap(node: Node): Node {
+  let n = node;
+  while (Node.isAsExpression(n) || Node.isParenthesizedExpression(n) || Node.isNonNullExpression(n) || Node.isSatisfiesExpression(n)) n = n.getExpression();
+  return n;
+}
+
+/** A call the helper cannot take: reported at its line with the reason. */
+export interface UndrivenCall {
+  line: number;
+  column: number;
+  snippet: string;
+  reason: string;
+}
+
+export const CONTEXTLESS_CALL_ADVICE =
+  'call the handler with a context: the first round\'s ({ mcpReq: { requestState: () => undefined } }), and when it returns input_required, answer its inputRequests and call it again with inputResponses and the returned requestState; or drive the tool through a Client';
+
+/** Why the call fails after the migration (the reason of its report, or of its note when routed). */
+function failure(name: string): string {
+  return `the test calls the handler of '${name}', taken from the server's private map, without a context: this run migrated it, and the migrated handler reads its context (ctx.mcpReq) for the rounds before, so the call throws a TypeError`;
+}
+
+/**
+ * The file's contextless calls of migrated handlers: the edits routing the awaited ones through the
+ * answering helper (with a note each), a marker above each other one, and those reported
+ * (`driveNone`: every call, nothing edited).
+ */
+export function contextlessCallChanges(sourceFile: SourceFile, migratedNames: ReadonlySet<string>, driveNone = false): { edits: TextEdit[]; notes: string[]; answering: boolean; undriven: UndrivenCall[] } {
+  const edits: TextEdit[] = [];
+  const notes: string[] = [];
+  const undriven: UndrivenCall[] = [];
+  for (const { call, name, route } of contextlessHandlerCalls(sourceFile, migratedNames)) {
+    const line = call.getStartLineNumber();
+    if (driveNone) {
+      const { column } = sourceFile.getLineAndColumnAtPos(call.getStart());
+      undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason: failure(name) });
+      continue;
+    }
+    if (Array.isArray(route)) {
+      edits.push(...route);
+      notes.push(`${line}: ${failure(name)}; the call goes through ${ANSWER_HELPER} (added at the end of this file) with the first round's context ${FIRST_ROUND_CONTEXT}: the handler's result comes back as it was, or its input_required result when it asks (nothing in the test answers it)`);
+      continue;
+    }
+    const reason = `${failure(name)}; not driven: ${route.why}`;
+    const anchor = markerAnchor(call);
+    const text = sourceFile.getFullText();
+    const lineStart = text.lastIndexOf('\n', anchor.getStart() - 1) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+    // marked by an earlier run (or by the mock scan): one marker a statement
+    const previousLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
+    if (!previousLine.includes(TODO_MARKER)) edits.push({ start: lineStart, end: lineStart, text: `${indent}${markerComment(reason, CONTEXTLESS_CALL_ADVICE)}\n` });
+    const { column } = sourceFile.getLineAndColumnAtPos(call.getStart());
+    undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason });
+  }
+  return { edits, notes, answering: notes.length > 0, undriven };
+}
