@@ -26,6 +26,18 @@ export function testFilesOutside(tsconfig: string, known: Iterable<string>, opti
   return testFilesBeside(tsconfig, options).filter((f) => !held.has(f));
 }
 
+/**
+ * The test files beside the tsconfig that the run does not hold although the tsconfig includes
+ * them (no `include`, or `"include": ["src", "tests"]`, run on `src`): the rewrite reads them only
+ * for their calls of a tool it would give a context parameter (rewrite/outside-tests.ts), since a
+ * run never writes a file of its tsconfig outside the paths it was given.
+ */
+export function testFilesHeldOutsideRun(tsconfig: string, known: Iterable<string>, options: Pick<DiscoverOptions, 'cwd' | 'ignore'> = {}): string[] {
+  const held = new Set(projectFileNames(tsconfig));
+  const run = new Set(known);
+  return testFilesBeside(tsconfig, options).filter((f) => held.has(f) && !run.has(f));
+}
+
 /** The files of the tsconfig (none for a solution-style one with only references). */
 export function projectFileNames(tsconfig: string): string[] {
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });

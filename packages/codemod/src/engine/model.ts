@@ -126,6 +126,12 @@ export interface RewriteOptions {
    * change): every line a reason cites goes through it. Default: the analysed text's own lines.
    */
   originalLine?: OriginalLineOf;
+  /**
+   * The test files the project's tsconfig includes that the run does not hold (outside the paths it
+   * was given): their calls of a table-dispatched tool are found before the tool gets a context
+   * parameter (rewrite/outside-tests.ts). Computed when first needed.
+   */
+  testsOutsideRun?: () => readonly string[];
 }
 
 /**

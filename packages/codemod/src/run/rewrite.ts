@@ -3,6 +3,7 @@
  * suppression), the rewrite itself, and one decision per site (a vague or missing one gets the
  * reason its reach gives).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Node } from 'ts-morph';
 import { DEFAULT_STATE_KEY_ENV, NON_HANDLER_ADVICE } from '@mcp-mrtr/surface';
@@ -11,6 +12,7 @@ import type { Reach, RewriteOptions, Site, SiteDecision } from '../engine/model.
 import { loadRewriteStage, type RewriteStage } from '../engine/rewrite-stage.js';
 import type { SuppressionComment } from '../engine/suppressions.js';
 import { requiresV1Sdk, touchesV1CommonJs, V1_COMMONJS_ADVICE, V1_COMMONJS_REASON } from '../engine/v1-commonjs.js';
+import { testFilesHeldOutsideRun } from '../tests-beside.js';
 import type { LoadedFile, RunState } from './state.js';
 
 /** Snapshots every loaded file's text (`preRewrite`), then rewrites the handlers the sites' reaches allow. */
@@ -22,11 +24,24 @@ export async function rewriteStage(state: RunState): Promise<void> {
     stateKeyEnv: options.stateKeyEnv ?? DEFAULT_STATE_KEY_ENV,
     typeChecked: state.typeChecked,
     originalLine: originalLineAfter(fileByPath, state.preRewrite),
+    testsOutsideRun: once(() => testsHeldOutside(state)),
   });
   state.decisionBySite = outcome.decisionBySite;
   state.createdFiles = outcome.createdFiles;
   // the rewrite's own changes, before the serving stage adds its
   state.postRewrite = new Map(loaded.map((f) => [f.path, f.sourceFile.getFullText()]));
+}
+
+/** The tsconfig's test files that are not inputs of the run (tests-beside.ts). */
+function testsHeldOutside({ env, options, fileByPath, deferred, results }: RunState): string[] {
+  if (!env.tsconfig || !fs.existsSync(env.tsconfig)) return [];
+  const known = [...fileByPath.keys(), ...deferred.keys(), ...results.keys()];
+  return testFilesHeldOutsideRun(env.tsconfig, known, { cwd: options.cwd, ignore: options.ignore });
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { of: T } | undefined;
+  return () => (value ??= { of: compute() }).of;
 }
 
 export async function runRewrite(

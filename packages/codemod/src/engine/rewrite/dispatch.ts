@@ -2,9 +2,11 @@
  * Tools run through a table lookup (reach/dispatch.ts): the tool function is rewritten like a
  * handler and returns `CallToolResult | InputRequiredResult`; the dispatching handler passes its
  * context on and returns the result through. This module checks that the dispatching code does
- * return the call's result untouched, and computes the edits outside the tool function: the
+ * return the call's result untouched, or post-processes it with pure code that an input_required
+ * result can skip (dispatch-result.ts), and computes the edits outside the tool function: the
  * dispatcher's context parameter and return type, the context argument of the dispatching call,
- * the assertion of a table's wide result (result-assertion.ts),
+ * the pass-through guard after a post-processed result, the assertion of a table's wide result
+ * (result-assertion.ts),
  * and the table's declared function type (`Record<string, (args, server) => Promise<CallToolResult>>`,
  * an interface's `handler` member, a base class's abstract `execute`).
  */
@@ -16,10 +18,12 @@ import { unplanned } from './emit.js';
 import type { FileWork } from './emit-common.js';
 import { checkStatementPath, enclosingFunction, line } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
+import { reportLine } from '../report-lines.js';
 import { precedingCode } from './control-flow.js';
 import { flavourOf } from './state-module.js';
 import type { TextEdit } from '../text-edits.js';
 import { INPUT_REQUIRED_TYPE, returnTypeEdits, returnTypeObstacle, widenForInputRequired } from './return-type.js';
+import { PASS_THROUGH_GUARD, passThroughEdit, resultRoute } from './dispatch-result.js';
 import { assertionEdits, provableAssertion, type ResultAssertion } from './result-assertion.js';
 
 /** Why the dispatching code cannot return the tool function's input_required result as it is, or undefined. */
@@ -31,9 +35,10 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
   }
   const what = `the dispatching call \`${abbreviate(call.getText(), 50)}\` (line ${line(call)})`;
   if (enclosingFunction(call) !== dispatcher.fn) return `${what} runs inside a nested callback of the handler, which does not return its result`;
-  const returned = returnedThrough(call, dispatcher.fn);
-  if (returned !== true) return `${what} ${returned}; its input_required result would not reach the client`;
-  const mismatch = resultMismatch(handler);
+  const route = resultRoute(call, dispatcher.fn);
+  if (route.kind === 'blocked') return `${what} ${route.reason}; its input_required result would not reach the client`;
+  // A post-processed result is not what the handler returns; the guard returns only input_required as it is.
+  const mismatch = route.kind === 'returned' ? resultMismatch(handler) : undefined;
   if (mismatch && 'reason' in mismatch) return mismatch.reason;
   // The dispatcher runs again on every round: what it does before the call must be free of effects.
   const body = (dispatcher.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
@@ -84,38 +89,6 @@ function resultMismatch(handler: Handler): { reason: string } | { assertion: Res
   return { reason: `the dispatching handler (${dispatcher.sourceFile.getBaseName()}:${line(dispatcher.registrationCall)}) returns the tool function's result, typed \`${abbreviate(checker.typeToString(returned), 40)}\`${typed}, which ${registration} does not accept as its result: the v1-to-v2 upgrade of that handler does not compile, so the tool is not migrated${methodName === 'tools/call' ? " (type the table's result CallToolResult)" : ''}` };
 }
 
-/** True when `call`'s result is what `fn` returns, else how it is used instead. */
-function returnedThrough(call: CallExpression, fn: Node): true | string {
-  let node: Node = call;
-  let parent = node.getParent();
-  while (parent && (Node.isAwaitExpression(parent) || Node.isParenthesizedExpression(parent) || Node.isAsExpression(parent) || Node.isNonNullExpression(parent) || Node.isSatisfiesExpression(parent))) {
-    node = parent;
-    parent = parent.getParent();
-  }
-  if (!parent) return 'is not returned';
-  if (Node.isReturnStatement(parent)) return true;
-  if (parent === fn && Node.isArrowFunction(fn)) return true;
-  if (Node.isVariableDeclaration(parent) && parent.getInitializer() === node && Node.isIdentifier(parent.getNameNode())) {
-    const name = parent.getNameNode();
-    const refs = (name as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes().filter((r) => r !== name);
-    const used = refs.find((r) => {
-      const { parent: p } = valueParentOf(r);
-      return !(p && Node.isReturnStatement(p));
-    });
-    if (used) return `is stored in \`${parent.getName()}\`, which the handler uses at line ${line(used)} (\`${abbreviate(used.getParent()!.getText(), 40)}\`) instead of returning it as it is`;
-    if (refs.length === 0) return `is stored in \`${parent.getName()}\` and never returned`;
-    return true;
-  }
-  const statement = node.getFirstAncestor((a) => Node.isStatement(a));
-  return `is used in \`${abbreviate((statement ?? parent).getText(), 50)}\` instead of being returned as it is`;
-}
-
-function valueParentOf(node: Node): { parent: Node | undefined } {
-  let parent = node.getParent();
-  while (parent && (Node.isAwaitExpression(parent) || Node.isParenthesizedExpression(parent) || Node.isAsExpression(parent) || Node.isNonNullExpression(parent))) parent = parent.getParent();
-  return { parent };
-}
-
 /**
  * Why dispatcherEdits cannot take the dispatcher of `tools`, or undefined: the conditions it meets,
  * in its order (planning checks them before emit runs, emit-checks.ts).
@@ -163,7 +136,12 @@ export function dispatcherEdits(dispatcher: Handler, tools: Handler[], fileWork:
   for (const tool of tools) {
     const { call } = tool.dispatch!;
     const context = dispatchContext(tool);
-    const mismatch = calls.has(call) ? undefined : resultMismatch(tool);
+    const route = calls.has(call) ? undefined : resultRoute(call, dispatcher.fn);
+    if (route?.kind === 'post-processed') {
+      edits.push(passThroughEdit(route));
+      fw.values.add(PASS_THROUGH_GUARD);
+    }
+    const mismatch = route?.kind === 'returned' ? resultMismatch(tool) : undefined;
     if (mismatch && 'assertion' in mismatch) {
       edits.push(...assertionEdits(mismatch.assertion));
       for (const type of mismatch.assertion.types) fw.types.add(type);
@@ -269,10 +247,10 @@ export function strayReference(handler: Handler): string | undefined {
     if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() === call) continue;
     // an override's name appears in the base class; references through `super.execute(...)` call it without the context
     if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() && Node.isCallExpression(parent.getParent()) && parent.getParent() !== call) {
-      return `\`${nameNode.getText()}\` is also called at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch`;
+      return `\`${nameNode.getText()}\` is also called at ${ref.getSourceFile().getBaseName()}:${reportLine(ref)}, outside the table dispatch`;
     }
     if (Node.isMethodDeclaration(fn)) continue;
-    return `\`${nameNode.getText()}\` is also used at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch`;
+    return `\`${nameNode.getText()}\` is also used at ${ref.getSourceFile().getBaseName()}:${reportLine(ref)}, outside the table dispatch`;
   }
   return undefined;
 }
@@ -296,7 +274,7 @@ function strayMemberCall(property: Node & { getNameNode(): Node }, dispatchCall:
     const access = ref.getParent();
     const called = access && Node.isPropertyAccessExpression(access) ? access.getParent() : undefined;
     if (!called || !Node.isCallExpression(called) || called.getExpression() !== access || called === dispatchCall) continue;
-    return `\`${abbreviate(access!.getText(), 40)}\` is also called at ${ref.getSourceFile().getBaseName()}:${line(ref)}, outside the table dispatch, which would run the migrated tool without its context`;
+    return `\`${abbreviate(access!.getText(), 40)}\` is also called at ${ref.getSourceFile().getBaseName()}:${reportLine(ref)}, outside the table dispatch, which would run the migrated tool without its context`;
   }
   return undefined;
 }

@@ -41,6 +41,7 @@ import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js'
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { inlineHelpers, rememberStarts } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, dispatcherObstacle, strayReference } from './dispatch.js';
+import { withTestsOutsideRun } from './outside-tests.js';
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
@@ -359,8 +360,14 @@ function checkRegistrations({ byHandler, failed, options }: PlanRound): void {
 }
 
 /** Tools run through a table lookup: the dispatching code must pass the context and return the result as it is. */
-function checkDispatchedTools({ byHandler, failed }: PlanRound): void {
+function checkDispatchedTools({ project, options, byHandler, failed }: PlanRound): void {
   const dispatched = [...byHandler.values()].map((v) => v.handler).filter((h) => h.dispatch);
+  // the project's tests outside the run's paths call tools too (outside-tests.ts)
+  const outside = dispatched.length > 0 ? (options.testsOutsideRun?.() ?? []) : [];
+  withTestsOutsideRun(project, outside, dispatched, () => checkEachDispatchedTool(dispatched, byHandler, failed));
+}
+
+function checkEachDispatchedTool(dispatched: Handler[], byHandler: PlanRound['byHandler'], failed: PlanRound['failed']): void {
   for (const handler of dispatched) {
     if (failed.has(handler.fn)) continue;
     const dispatcher = handler.dispatch!.dispatcher;
