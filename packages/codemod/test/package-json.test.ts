@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planPackageJsonChanges } from '../src/engine/package-json.js';
+import { loadsV2Server, planPackageJsonChanges } from '../src/engine/package-json.js';
 
 const V1_MANIFEST = JSON.stringify({ devDependencies: { '@modelcontextprotocol/sdk': '1.32.2' } }, null, 2) + '\n';
 const MIGRATED = `import { McpServer } from '@modelcontextprotocol/server';\n`;
@@ -65,6 +65,19 @@ describe('planPackageJsonChanges: what counts as using a v2 package', () => {
     expect(unchanged.every((c) => Object.keys(c.added).length === 0 && c.output === c.original)).toBe(true);
     const importing = planPackageJsonChanges([{ path: file, text: `${marker}import { serveStdio } from '@modelcontextprotocol/server/stdio';\n` }]);
     expect(importing.map((c) => c.added)).toEqual([{ '@modelcontextprotocol/server': expect.any(String) }]);
+  });
+});
+
+describe('loadsV2Server: the one test of a text loading the v2 server (zod raise, zod API errors, package.json)', () => {
+  it('is true for an import, re-export, require() or import() of the server or a subpath; false for a comment, another package or a longer name', () => {
+    expect(loadsV2Server(`import { McpServer } from '@modelcontextprotocol/server';\n`)).toBe(true);
+    expect(loadsV2Server(`export { serveStdio } from '@modelcontextprotocol/server/stdio';\n`)).toBe(true);
+    expect(loadsV2Server(`const { McpServer } = require('@modelcontextprotocol/server');\n`)).toBe(true);
+    expect(loadsV2Server(`const m = await import('@modelcontextprotocol/server');\n`)).toBe(true);
+    expect(loadsV2Server(`// serve with serveStdio from '@modelcontextprotocol/server/stdio'\nexport {};\n`)).toBe(false);
+    expect(loadsV2Server(`import { Client } from '@modelcontextprotocol/client';\n`)).toBe(false);
+    expect(loadsV2Server(`import x from '@modelcontextprotocol/server-extras';\n`)).toBe(false);
+    expect(loadsV2Server(`import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n`)).toBe(false);
   });
 });
 

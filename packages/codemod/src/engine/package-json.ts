@@ -148,9 +148,13 @@ function zodBump(json: Record<string, unknown>, manifestPath: string, used: stri
   return { section, from, to: floor.range, note };
 }
 
-/** The texts load the v2 server: only then does package.json's zod follow the run's raise (zodBump). */
-export function loadsV2Server(texts: string[]): boolean {
-  return usedV2Packages(texts).includes(TARGET_SERVER_PACKAGE);
+/**
+ * The text loads the v2 server package (a module specifier, as usedV2Packages reads them): a file the
+ * run moves to v2. Only when some migrated text does, package.json's zod follows the run's raise
+ * (zodBump), the raise is decided (run/zod-raise.ts) and zod 4's API errors are reported.
+ */
+export function loadsV2Server(text: string): boolean {
+  return usedV2Packages([text]).includes(TARGET_SERVER_PACKAGE);
 }
 
 /** v2 packages imported by the (migrated) texts; the server package whenever the SDK was used. */

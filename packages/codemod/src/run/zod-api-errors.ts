@@ -23,7 +23,7 @@ export function addZodApiErrors(state: RunState): void {
   const live = state.loaded.filter((f) => !f.failed);
   // a run whose upgrades all went back to v1 leaves package.json's zod as it was (zodBump): the
   // project's zod 3 code still compiles, and a zod 4 error found here would not be true
-  if (!loadsV2Server(live.map((f) => f.sourceFile.getFullText()))) return;
+  if (!live.some((f) => loadsV2Server(f.sourceFile.getFullText()))) return;
   for (const file of live) {
     if (!file.sourceFile.getImportDeclarations().some((d) => /^zod(\/|$)/.test(d.getModuleSpecifierValue()))) continue;
     // by line and message: a repair below moves the positions after it on its line

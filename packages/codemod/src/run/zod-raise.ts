@@ -12,8 +12,8 @@
  * `state.zodRaised` tells package.json's bump, verify and the importers check so.
  */
 import path from 'node:path';
-import { ts } from 'ts-morph';
-import { REGISTRATION_APIS, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { REGISTRATION_APIS } from '@mcp-mrtr/surface';
+import { loadsV2Server } from '../engine/package-json.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import { isV1Source, upgradeV1Source } from '../engine/upgrade.js';
@@ -43,7 +43,7 @@ function zodToRaise(state: RunState, tsconfig: string): ZodFloor | undefined {
   const upgrade = state.options.upgradeV1 !== false;
   const registering = state.loaded.filter((f) => {
     const text = f.sourceFile.getFullText();
-    return REGISTRATION_NAME.test(text) && (loadsServer(text) || (upgrade && isV1Source(text) && !requiresV1Sdk(text)));
+    return REGISTRATION_NAME.test(text) && (loadsV2Server(text) || (upgrade && isV1Source(text) && !requiresV1Sdk(text)));
   });
   if (registering.length === 0) return undefined;
   // the registering files as the upgrade stage will leave them, their imports as on disk
@@ -51,11 +51,5 @@ function zodToRaise(state: RunState, tsconfig: string): ZodFloor | undefined {
   const project = createProject(tsconfig, files.host, new Set(registering.map((f) => f.path)), state.libraryFiles, undefined);
   const upgraded = registering.map((f) => files.addSourceFile(project, f.path, f.sourceFile.getFullText(), scriptKindOf(f.path)));
   for (const sourceFile of upgraded) if (upgrade && isV1Source(sourceFile.getFullText())) upgradeV1Source(sourceFile, state.projectType);
-  return upgraded.some((f) => loadsServer(f.getFullText()) && registrationSchemaErrors(f).length > 0) ? floor : undefined;
-}
-
-/** Whether the text imports the v2 server package (after the upgrade: a file the run moves to v2). */
-export function loadsServer(text: string): boolean {
-  if (!text.includes(TARGET_SERVER_PACKAGE)) return false;
-  return ts.preProcessFile(text, true, true).importedFiles.some((f) => f.fileName === TARGET_SERVER_PACKAGE || f.fileName.startsWith(`${TARGET_SERVER_PACKAGE}/`));
+  return upgraded.some((f) => loadsV2Server(f.getFullText()) && registrationSchemaErrors(f).length > 0) ? floor : undefined;
 }
