@@ -3,7 +3,7 @@
  * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
  * test on types.
  */
-import { Node, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionLike = Node & { getBody?: () => Node | undefined };
@@ -83,6 +83,19 @@ export function resolveCallee(callee: Node): FunctionLike | undefined {
   const decl = declarationOf(target);
   if (!decl || isInNodeModules(decl)) return undefined;
   return functionOfDeclaration(decl);
+}
+
+/**
+ * Every reference of a name (the name itself included), or undefined when the language service
+ * cannot list them (it throws on some nodes it cannot resolve): the caller decides what an unknown
+ * set of references means for its decision.
+ */
+export function referencesOf(name: ReferenceFindableNode): Node[] | undefined {
+  try {
+    return name.findReferencesAsNodes();
+  } catch {
+    return undefined;
+  }
 }
 
 export function isInNodeModules(node: Node): boolean {

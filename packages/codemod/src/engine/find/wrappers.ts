@@ -18,7 +18,7 @@
 import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
 import { REGISTRATION_APIS } from '@mcp-mrtr/surface';
 import type { Handler, HandlerRegistration } from '../model.js';
-import { declarationOf, isFunctionNode, isInNodeModules, nameText, resolveCallee, unwrapExpression, type FunctionLike } from './resolve.js';
+import { declarationOf, isFunctionNode, isInNodeModules, nameText, referencesOf, resolveCallee, unwrapExpression, type FunctionLike } from './resolve.js';
 
 /** Where a wrapper's caller passes the value: an argument index, or the last argument (`...rest` then `rest.pop()`). */
 type Position = { index: number } | { last: true };
@@ -153,12 +153,8 @@ function callsOf(wrapper: FunctionLike): CallExpression[] {
     if (parent && Node.isVariableDeclaration(parent) && unwrapExpression(parent.getInitializer()) === wrapper) nameNode = parent.getNameNode();
   }
   if (!nameNode || !Node.isIdentifier(nameNode)) return [];
-  let refs: Node[];
-  try {
-    refs = nameNode.findReferencesAsNodes();
-  } catch {
-    return [];
-  }
+  const refs = referencesOf(nameNode);
+  if (!refs) return [];
   const out: CallExpression[] = [];
   for (const ref of refs) {
     if (ref === nameNode || isInNodeModules(ref)) continue;

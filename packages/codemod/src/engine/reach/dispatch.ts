@@ -16,7 +16,7 @@
  * in the project's subclasses.
  */
 import { Node, SyntaxKind, type CallExpression, type ClassDeclaration, type ObjectLiteralExpression } from 'ts-morph';
-import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, unwrapExpression, type FunctionLike } from '../find/resolve.js';
+import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, referencesOf, unwrapExpression, type FunctionLike } from '../find/resolve.js';
 
 export interface DispatchedTool {
   /** The function the lookup yields (an arrow in a table, a method of an entry's class, ...). */
@@ -196,12 +196,8 @@ function addedEntries(table: Node, depth: number): Entry[] {
   if (!decl || !Node.isVariableDeclaration(decl) || isInNodeModules(decl)) return [];
   const nameNode = decl.getNameNode();
   if (!Node.isIdentifier(nameNode)) return [];
-  let refs: Node[];
-  try {
-    refs = nameNode.findReferencesAsNodes();
-  } catch {
-    return [];
-  }
+  const refs = referencesOf(nameNode);
+  if (!refs) return [];
   const out: Entry[] = [];
   for (const ref of refs) {
     if (ref === nameNode) continue;
@@ -533,12 +529,8 @@ function onlyRead(table: Node): boolean {
   if (!decl || !Node.isVariableDeclaration(decl) || isInNodeModules(decl) || decl.getVariableStatement()?.getDeclarationKind() !== 'const') return false;
   const nameNode = decl.getNameNode();
   if (!Node.isIdentifier(nameNode)) return false;
-  let refs: Node[];
-  try {
-    refs = nameNode.findReferencesAsNodes();
-  } catch {
-    return false;
-  }
+  const refs = referencesOf(nameNode);
+  if (!refs) return false;
   return refs.every((ref) => {
     if (ref === nameNode) return true;
     const parent = ref.getParent();

@@ -9,7 +9,7 @@
  */
 import { Node, type CallExpression } from 'ts-morph';
 import type { FunctionLike } from '../find/resolve.js';
-import { declarationOf, isFunctionNode, isInNodeModules, nameText, unwrapExpression, valueParent } from '../find/resolve.js';
+import { declarationOf, isFunctionNode, isInNodeModules, nameText, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 
 /** The project-declared member (property or method signature) a function is stored in, or undefined. */
 export function storedMemberDeclaration(fn: Node): { declaration: Node; name: string } | undefined {
@@ -52,7 +52,7 @@ export function memberDeclarationOf(expression: Node): Node | undefined {
 /** The calls through the member `declaration` (`options.handler(parsed)`) in project code, found by the type checker's references. */
 export function callsThroughMember(declaration: Node): CallExpression[] {
   const out: CallExpression[] = [];
-  for (const ref of referencesOf(declaration)) {
+  for (const ref of memberReferences(declaration)) {
     const access = ref.getParent();
     if (!access || !Node.isPropertyAccessExpression(access) || access.getNameNode() !== ref || isInNodeModules(access)) continue;
     let callee: Node = access;
@@ -66,14 +66,10 @@ export function callsThroughMember(declaration: Node): CallExpression[] {
   return out;
 }
 
-function referencesOf(declaration: Node): Node[] {
+/** The references of a member declaration's name; none when they cannot be listed. */
+function memberReferences(declaration: Node): Node[] {
   const nameNode = (declaration as Node & { getNameNode?: () => Node }).getNameNode?.();
-  if (!nameNode) return [];
-  try {
-    return (nameNode as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes();
-  } catch {
-    return [];
-  }
+  return (nameNode && Node.isReferenceFindable(nameNode) ? referencesOf(nameNode) : undefined) ?? [];
 }
 
 /**
@@ -83,7 +79,7 @@ function referencesOf(declaration: Node): Node[] {
  */
 export function functionsStoredIn(declaration: Node): FunctionLike[] {
   const out: FunctionLike[] = [];
-  for (const ref of referencesOf(declaration)) {
+  for (const ref of memberReferences(declaration)) {
     const property = ref.getParent();
     if (!property || isInNodeModules(property)) continue;
     let fn: Node | undefined;

@@ -12,7 +12,7 @@
  */
 import { Node, SyntaxKind, ts, type CallExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
 import type { Handler } from '../model.js';
-import { isInNodeModules } from '../find/resolve.js';
+import { isInNodeModules, referencesOf } from '../find/resolve.js';
 import { contextAccess, contextObstacle, dispatchContext, type DispatchContext } from './context.js';
 import { unplanned } from './emit.js';
 import type { FileWork } from './emit-common.js';
@@ -263,12 +263,8 @@ export function strayReference(handler: Handler): string | undefined {
 function strayMemberCall(property: Node & { getNameNode(): Node }, dispatchCall: CallExpression): string | undefined {
   const nameNode = property.getNameNode();
   if (!Node.isIdentifier(nameNode)) return undefined;
-  let refs: Node[];
-  try {
-    refs = nameNode.findReferencesAsNodes();
-  } catch {
-    return `the references of \`${nameNode.getText()}\` cannot be listed, so calls of it outside the table dispatch cannot be ruled out`;
-  }
+  const refs = referencesOf(nameNode);
+  if (!refs) return `the references of \`${nameNode.getText()}\` cannot be listed, so calls of it outside the table dispatch cannot be ruled out`;
   for (const ref of refs) {
     if (ref === nameNode || ref.getSourceFile().isInNodeModules()) continue;
     const access = ref.getParent();

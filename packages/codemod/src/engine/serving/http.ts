@@ -82,7 +82,7 @@ function rewrite(sourceFile: SourceFile, created: NewExpression, cls: string): S
   let connect: CallExpression | undefined;
   let handle: CallExpression | undefined;
   const closes: Node[] = [];
-  for (const ref of referencesOf(transportName)) {
+  for (const ref of sameFileReferences(transportName)) {
     const parent = ref.getParent();
     if (parent && Node.isCallExpression(parent) && parent.getArguments()[0] === ref && calledMethod(parent) === SERVER_CONNECT_METHOD && !connect) connect = parent;
     else if (parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === ref && Node.isCallExpression(parent.getParent()) && (parent.getParent() as CallExpression).getExpression() === parent) {
@@ -163,7 +163,8 @@ function handlerOptionsText(entries: string[]): string | undefined {
   return entries.length > 0 ? `{ ${entries.join(', ')} }` : undefined;
 }
 
-function referencesOf(name: Identifier): Node[] {
+/** The other references of a name in its own file. */
+function sameFileReferences(name: Identifier): Node[] {
   return name.findReferencesAsNodes().filter((r) => r !== name && r.getSourceFile() === name.getSourceFile());
 }
 
@@ -235,7 +236,7 @@ function serverFactory(sourceFile: SourceFile, connect: CallExpression, route: F
   const name = nameNode.getText();
   const closes: Node[] = [];
   const outside: Node[] = [];
-  for (const ref of referencesOf(nameNode)) {
+  for (const ref of sameFileReferences(nameNode)) {
     if (connect.containsRange(ref.getPos(), ref.getEnd())) continue;
     if (route.containsRange(ref.getPos(), ref.getEnd())) {
       const access = ref.getParent();
@@ -411,7 +412,7 @@ function wrapSingleton(sourceFile: SourceFile, decl: import('ts-morph').Variable
   const name = nameNode.getText();
   const connects: Node[] = [];
   const setUp: Node[] = [];
-  for (const ref of referencesOf(nameNode)) {
+  for (const ref of sameFileReferences(nameNode)) {
     const access = ref.getParent();
     const isConnect = access && Node.isPropertyAccessExpression(access) && access.getExpression() === ref && access.getName() === SERVER_CONNECT_METHOD && Node.isCallExpression(access.getParent());
     if (isConnect && ref.getFirstAncestor(isFunctionLike)) connects.push(ref);

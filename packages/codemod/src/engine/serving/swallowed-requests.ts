@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Node, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
+import { referencesOf } from '../find/resolve.js';
 import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -86,12 +87,8 @@ function catchOf(node: Node, depth: number, seen: Set<Node>): Node | undefined {
   const name = fn && nameNode(fn);
   if (!fn || !name || !Node.isReferenceFindable(name) || seen.has(fn)) return undefined;
   seen.add(fn);
-  let references: Node[];
-  try {
-    references = name.findReferencesAsNodes();
-  } catch {
-    return undefined;
-  }
+  const references = referencesOf(name);
+  if (!references) return undefined;
   for (const ref of references) {
     const call = callOf(ref);
     if (!call || call.getSourceFile().isInNodeModules() || looksLikeTestFile(call.getSourceFile().getFilePath(), call.getSourceFile().getFullText())) continue;
