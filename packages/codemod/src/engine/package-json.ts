@@ -12,6 +12,7 @@ import { LEGACY_SDK_PACKAGE, TARGET_SERVER_PACKAGE, TARGET_SERVER_VERSION, V2_PA
 import type { PackageJsonChange } from '../types.js';
 import { discoverFiles } from '../discover.js';
 import { looksLikeTestFile } from './test-mocks/index.js';
+import { isRepositoryRoot, nearestPackageDir } from './package-dir.js';
 import { zodBelowFloor, zodFloorCause, type ZodFloor } from './zod-floor.js';
 
 const SECTIONS = ['dependencies', 'devDependencies'] as const;
@@ -175,20 +176,13 @@ function usedV2Packages(texts: string[]): string[] {
   return [...used].sort();
 }
 
+/**
+ * The package.json a file's folder belongs to. A manifest above the repository root belongs to
+ * another project (e.g. a temp project created inside this monorepo): never rewrite it.
+ */
 function nearestManifest(start: string, cache: Map<string, string | undefined>): string | undefined {
-  if (cache.has(start)) return cache.get(start);
-  const candidate = path.join(start, 'package.json');
-  let found: string | undefined;
-  if (fs.existsSync(candidate)) found = candidate;
-  // A manifest above the repository root belongs to another project (e.g. a temp project created
-  // inside this monorepo): never rewrite it.
-  else if (fs.existsSync(path.join(start, '.git'))) found = undefined;
-  else {
-    const parent = path.dirname(start);
-    found = parent === start ? undefined : nearestManifest(parent, cache);
-  }
-  cache.set(start, found);
-  return found;
+  const dir = nearestPackageDir(start, isRepositoryRoot, cache);
+  return dir === undefined ? undefined : path.join(dir, 'package.json');
 }
 
 function isRecord(value: unknown): value is Record<string, string> {

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_STATE_KEY_ENV } from '@mcp-mrtr/surface';
+import { packageDirWithin } from '../engine/package-dir.js';
 import { STATE_MODULE_BASENAME } from '../engine/rewrite/state-module.js';
 import { isJestConfig, jestConfigCandidates, namesSetupFile, setupFileName, setupFileText, vitestConfigCandidates, withJestSetupFile, withJestSetupFileInPackageJson, withSetupFile } from '../engine/test-state-key.js';
 import type { FileResult, PackageJsonChange } from '../types.js';
@@ -20,7 +21,7 @@ export function testStateKeyStage({ env, results, options, jestManifestSetups }:
   const codecs = [...results.values()].filter((f) => f.status === 'created' && path.basename(f.path).startsWith(`${STATE_MODULE_BASENAME}.`));
   const done = new Set<string>();
   for (const codec of codecs) {
-    const dir = packageDir(path.dirname(codec.path), path.resolve(options.cwd ?? process.cwd()));
+    const dir = packageDirWithin(path.dirname(codec.path), path.resolve(options.cwd ?? process.cwd()));
     if (!dir || done.has(dir)) continue;
     done.add(dir);
     const configPath = testConfigOf(dir);
@@ -82,20 +83,6 @@ function testConfigOf(dir: string): string | undefined {
     return 'jest' in (JSON.parse(fs.readFileSync(manifest, 'utf8')) as object) ? manifest : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * The folder of the nearest package.json at or above `dir`, never above the run's root: a package
- * that holds the project (a temp project made inside another repository, a monorepo root above the
- * folder the user ran in) is not the user's to change.
- */
-function packageDir(dir: string, root: string): string | undefined {
-  const relative = path.relative(root, dir);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, 'package.json'))) return d;
-    if (d === root || path.dirname(d) === d) return undefined;
   }
 }
 
