@@ -1,10 +1,12 @@
 /**
  * Pieces the handler emitters share (write-once in emit-handler.ts, the phase switch in
  * emit-phases.ts, the loop in emit-loop.ts): the per-file edit accumulator, capability-check
- * rewriting, re-indenting moved code and scoping a replacement inside a `case` clause.
+ * rewriting, re-indenting moved code, scoping a replacement inside a `case` clause and the end of
+ * the phase switch.
  */
 import { Node } from 'ts-morph';
 import type { RequestPoint } from './points.js';
+import { quote } from './text.js';
 import { capabilitiesExpression, type AnswerReaders, type EmitEnv, type NameAllocator } from './emit.js';
 import type { TextEdit } from '../text-edits.js';
 
@@ -77,4 +79,17 @@ export function pascal(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(joined) ? joined : `Handler${joined}`;
+}
+
+/**
+ * After the last phase block (of the phase form and of the loop form): only sealed state whose
+ * phase this handler does not have gets here, minted by another version of it (a deployment that
+ * changed its questions, or its form, while a round was in flight). It fails with an error naming
+ * the handler.
+ */
+export function unknownPhaseLines(fw: FileWork, method: string, name: string | undefined): string[] {
+  return [
+    ...explainOnce(fw, `// Sealed state with a phase this handler does not have was minted by another version of it.`),
+    `throw new Error(${quote(`requestState phase unknown to ${method}:${name ?? ''}`)});`,
+  ];
 }

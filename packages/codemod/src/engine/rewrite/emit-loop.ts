@@ -12,7 +12,7 @@ import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, unplanned, type EmitEnv } from './emit.js';
 import { plannedLive } from './emit-checks.js';
-import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
+import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
 import { answerRead, askWithState, baseName } from './emit-point.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { LOOP_ROUND_CAP, type LoopPlan } from './loop.js';
@@ -110,7 +110,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
   const initial = plan.kind === 'for' && plan.counter ? [plan.counter.init] : item ? ['0'] : [];
   first.push(`return ${runLoop}(${[...storedVars.map((v) => v.name), ...initial, ...(rounds ? ['0'] : []), 'false'].join(', ')});`);
 
-  // Later rounds: restore, then the loop from the restored position.
+  // The later rounds, one phase: restore, then the loop from the restored position.
   const rest: string[] = [];
   const restored = [...storedVars.map((v) => stateField(v.name, carried)), ...(position ? [position] : []), ...(rounds ? [rounds] : [])];
   if (restored.length) rest.push(`const { ${restored.join(', ')} } = ${state};`);
@@ -118,7 +118,11 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
 
   const inner = '  ';
   const shift = (element: string): string => (templates.some((t) => element.includes(t)) ? inner + element : inner + element.split('\n').join(`\n${inner}`));
-  lines.push(`if (${state} === undefined) {`, ...first.map((l) => (l === '' ? l : shift(l))), '}', ...rest);
+  // Like the straight-line form's phase switch: the first round, then the resumption's own `if`.
+  const block = (body: string[]): string[] => body.map((l) => (l === '' ? l : shift(l)));
+  lines.push(`if (${state} === undefined) {`, ...block(first), '}', `if (${state}.phase === 1) {`, ...block(rest), '}');
+  // Every known round returns the loop function's result: an unknown phase has no position to resume from.
+  lines.push(...unknownPhaseLines(fw, work.handler.method, work.handler.name));
   const out = `{\n${lines.map((l) => base + l).join('\n')}\n${indentOf(work.body)}}`;
   edits.push({ start: work.body.getStart(), end: work.body.getEnd(), text: out.replace(/\n[ \t]+\n/g, '\n\n') });
   return edits;

@@ -15,7 +15,7 @@ import { askWithState, helperCallText, pointLines, readLines, transitionLines } 
 import type { HelperWork } from './helper.js';
 import { RESULT_TYPE } from './emit-loop.js';
 import { hoistRequests } from './emit-requests.js';
-import { caseScoped, explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
+import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { answerTypes, plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
@@ -284,7 +284,8 @@ function phaseBlockLines(form: PhaseForm): string[] {
     } else {
       // The last resumption has its own block like the others, so each phase reads as one `if`.
       lines.push(`if (${state}.phase === ${k}) {`, ...form.block(bodyLines), '}');
-      lines.push(...unknownPhaseLines(fw, work.body, work.handler.method, work.handler.name));
+      // A handler that may end without a result ends the same way here.
+      if (definitelyExits(work.body)) lines.push(...unknownPhaseLines(fw, work.handler.method, work.handler.name));
     }
   }
   return lines;
@@ -312,20 +313,6 @@ function constWhereUnassigned(statement: Statement, segment: Statement[], text: 
     }),
   );
   return assigned ? text : `const ${text.slice('let '.length)}`;
-}
-
-/**
- * After the last phase block: only sealed state whose phase this handler does not have gets here,
- * minted by another version of it (a deployment that changed its questions while a round was in
- * flight). A handler that returns on every path fails it with an error naming the handler; one
- * that may end without a result ends the same way here.
- */
-function unknownPhaseLines(fw: FileWork, body: Node, method: string, name: string | undefined): string[] {
-  if (!definitelyExits(body)) return [];
-  return [
-    ...explainOnce(fw, `// Sealed state with a phase this handler does not have was minted by another version of it.`),
-    `throw new Error(${quote(`requestState phase unknown to ${method}:${name ?? ''}`)});`,
-  ];
 }
 
 /** `a.b?.c` → that text for a property chain rooted at an identifier; undefined for other expressions. */
