@@ -5,6 +5,14 @@
  * than its input did: each occurrence beyond the input's own count (at least one) is one repeated
  * line. Lines under 30 characters (closing braces, `} else {`, short returns) are not counted:
  * repeating them says nothing about the generated structure.
+ *
+ * A line the input repeated in its legacy form counts as the input's: where the input has the same
+ * line or block of lines twice (two subclasses' `async execute(): Promise<CallToolResult> {`, two
+ * switch cases asking the same two questions), each copy is migrated once, and the migrated line
+ * appears once per copy. A line diff finds what each output line was rewritten from: the block of
+ * input lines between the same two unchanged lines, and in it the line most like it (at least half
+ * its words shared, the legacy signature of a migrated one). Occurrences rewritten from one block,
+ * or one line, are allowed as many times as the input has it, never more than they occur.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,13 +23,29 @@ const CASES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../
 const MIN_LENGTH = 30;
 
 /**
- * The repeated-line figure today. The target is 0; the figure may only go down (lower this
- * constant with the change that lowers it). It went up once, 13 -> 19, with the handler's own
- * migrated copy of a helper whose other callers pass no context (behaviour-contextless-caller),
- * and that copy's 6 went when it gave way to one function both call (overloads type the callers
- * without a context).
+ * Repeats the migration needs, named with the fixture and why, so the figure below is 0 and any
+ * other repeat fails. The history of the figure: 230 when issue 13 was filed; 13 -> 19 with the
+ * handler's own copy of a helper whose other callers pass no context (gone when both call one
+ * function typed by overloads); 6 -> 3 when sibling functions stopped sharing generated lines
+ * (generated names per function, helper parameters and requests named after what they ask,
+ * exclusive branches sharing one key) and a line the input repeated in its legacy form counted as
+ * the input's.
  */
-const CEILING = 6;
+const SIBLING_KEYS =
+  "two handlers the user wrote with one variable name (`reply`) each read and ask under the key that name gives; a key named after a neighbouring handler would change when one is added (a key is stable: it depends on its own handler only, and the conformance scenarios expect `user_name` from the variable)";
+const NEEDED: Array<{ fixture: string; line: string; why: string }> = [
+  {
+    fixture: 'reach-helper-tool-and-timer',
+    line: "messages: [{ role: 'user', content: { type: 'text', text: `Summarise in one line: ${text}` } }],",
+    why: 'the helper stays as written for its setInterval caller (flagged: timer code has no MRTR form, there is no client to ask) and the tool gets its own migrated copy; sharing the request would mean editing the flagged code the user still has to change',
+  },
+  { fixture: 'behaviour-request-timeout', line: "const reply = readSampling(ctx, 'reply');", why: SIBLING_KEYS },
+  {
+    fixture: 'behaviour-request-timeout',
+    line: "return inputRequired({ inputRequests: { reply: requireClientCapability(ctx, 'sampling', inputRequired.createMessage(replyRequest), server.server) } });",
+    why: SIBLING_KEYS,
+  },
+];
 
 function lineCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
@@ -32,12 +56,90 @@ function lineCounts(text: string): Map<string, number> {
   return counts;
 }
 
+function trimmedLines(text: string): string[] {
+  return text.split(/\r?\n/).map((l) => l.trim());
+}
+
+/**
+ * For each output line, the input block it was rewritten from (its lines joined), or undefined for
+ * a line the diff keeps unchanged or inserts where no input line was: a longest common subsequence
+ * of the two line lists pairs the unchanged lines, and each run of output lines between two of them
+ * replaces the run of input lines between the same two.
+ */
+function rewrittenFrom(input: string[], output: string[]): Array<{ block: string; line?: string } | undefined> {
+  const n = input.length;
+  const m = output.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = input[i] === output[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  }
+  const origin: Array<{ block: string; line?: string } | undefined> = new Array(m).fill(undefined);
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && input[i] === output[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    const [from, to] = [i, j];
+    while ((i < n || j < m) && !(i < n && j < m && input[i] === output[j])) {
+      if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) i++;
+      else j++;
+    }
+    const replaced = input.slice(from, i);
+    const block = replaced.join('\n');
+    if (i > from) for (let k = to; k < j; k++) origin[k] = { block, line: mostLike(output[k]!, replaced) };
+  }
+  return origin;
+}
+
+function words(line: string): Set<string> {
+  return new Set(line.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/** The line of `candidates` sharing the most words with `line` (a Dice coefficient of 1/2 or more), if any. */
+function mostLike(line: string, candidates: string[]): string | undefined {
+  const own = words(line);
+  let best: { line: string; score: number } | undefined;
+  for (const candidate of candidates) {
+    const other = words(candidate);
+    const shared = [...own].filter((w) => other.has(w)).length;
+    const score = own.size + other.size === 0 ? 0 : (2 * shared) / (own.size + other.size);
+    if (score >= 0.5 && (!best || score > best.score)) best = { line: candidate, score };
+  }
+  return best?.line;
+}
+
+/** How many times `block` (lines joined by newlines) occurs as consecutive lines of `lines`. */
+function blockCount(lines: string[], block: string): number {
+  const size = block.split('\n').length;
+  let count = 0;
+  for (let k = 0; k + size <= lines.length; k++) if (lines.slice(k, k + size).join('\n') === block) count++;
+  return count;
+}
+
 /** Lines `output` repeats beyond what `input` had, with how many extra occurrences each. */
 export function repeatedLines(input: string, output: string): Array<{ line: string; extra: number }> {
   const before = lineCounts(input);
+  const inputLines = trimmedLines(input);
+  const outputLines = trimmedLines(output);
+  const origins = rewrittenFrom(inputLines, outputLines);
   const repeated: Array<{ line: string; extra: number }> = [];
   for (const [line, count] of lineCounts(output)) {
-    const allowed = Math.max(1, before.get(line) ?? 0);
+    let allowed = Math.max(1, before.get(line) ?? 0);
+    if (count > allowed) {
+      const perBlock = new Map<string, number>();
+      const perLine = new Map<string, number>();
+      outputLines.forEach((l, k) => {
+        const origin = origins[k];
+        if (l !== line || origin === undefined) return;
+        perBlock.set(origin.block, (perBlock.get(origin.block) ?? 0) + 1);
+        if (origin.line !== undefined) perLine.set(origin.line, (perLine.get(origin.line) ?? 0) + 1);
+      });
+      for (const [block, times] of perBlock) allowed = Math.max(allowed, Math.min(times, blockCount(inputLines, block)));
+      for (const [from, times] of perLine) allowed = Math.max(allowed, Math.min(times, blockCount(inputLines, from)));
+    }
     if (count > allowed) repeated.push({ line, extra: count - allowed });
   }
   return repeated;
@@ -61,15 +163,35 @@ describe('repeated lines in generated code', () => {
     expect(repeatedLines(`${stmt}\n${stmt}\n`, `${stmt}\n${stmt}\n${stmt}\n`)).toEqual([{ line: stmt, extra: 1 }]);
   });
 
-  it(`across fixtures/cases outputs: at most ${CEILING} (target 0)`, () => {
+  it('counts a line rewritten from a block the input repeats once per copy of the block, and no more', () => {
+    const legacy = 'async execute(): Promise<CallToolResult> {';
+    const migrated = 'async execute(ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {';
+    const copies = (sig: string): string => `class A {\n${sig}\nreturn a;\n}\nclass B {\n${sig}\nreturn b;\n}\n`;
+    expect(repeatedLines(copies(legacy), copies(migrated))).toEqual([]);
+    // each copy rewritten with its own body: the signature is still the input's line, migrated once per copy
+    const bodies = (sig: string, a: string, b: string): string => `class A {\n${sig}\n${a}\n}\nclass B {\n${sig}\n${b}\n}\n`;
+    expect(repeatedLines(bodies(legacy, 'return await this.confirm(one);', 'return await this.confirm(two);'), bodies(migrated, 'return this.confirm(one, ctx);', 'return this.confirm(two, ctx);'))).toEqual([]);
+    // the same block in the input once, the rewritten line twice: the second is a repeat
+    expect(repeatedLines(`class A {\n${legacy}\nreturn a;\n}\n`, `class A {\n${migrated}\n${migrated}\nreturn a;\n}\n`)).toEqual([{ line: migrated, extra: 1 }]);
+    // two different legacy lines rewritten to one line: each is a line the input did not repeat
+    const other = 'async execute(): Promise<GetPromptResult> {';
+    expect(repeatedLines(`class A {\n${legacy}\nreturn a;\n}\nclass B {\n${other}\nreturn b;\n}\n`, copies(migrated))).toEqual([{ line: migrated, extra: 1 }]);
+  });
+
+  it('across fixtures/cases outputs: 0, beside the repeats the migration needs', () => {
     const pairs = fixturePairs();
     expect(pairs.length).toBeGreaterThan(50);
     const perFile = pairs
       .map((p) => ({ name: p.name, repeated: repeatedLines(fs.readFileSync(p.input, 'utf8'), fs.readFileSync(p.output, 'utf8')) }))
       .filter((f) => f.repeated.length > 0);
-    const total = perFile.reduce((sum, f) => sum + f.repeated.reduce((s, r) => s + r.extra, 0), 0);
-    const detail = perFile.map((f) => `${f.name}:\n${f.repeated.map((r) => `  +${r.extra} ${r.line}`).join('\n')}`).join('\n');
-    console.log(`repeated non-trivial lines: ${total} in ${perFile.length} outputs`);
-    expect(total, detail).toBeLessThanOrEqual(CEILING);
+    const isNeeded = (fixture: string, line: string): boolean => NEEDED.some((n) => n.fixture === fixture && n.line === line);
+    const needed = perFile.flatMap((f) => f.repeated.filter((r) => isNeeded(f.name, r.line)).map((r) => `${f.name}: ${r.line}`));
+    const unexplained = perFile.map((f) => ({ ...f, repeated: f.repeated.filter((r) => !isNeeded(f.name, r.line)) })).filter((f) => f.repeated.length > 0);
+    const total = unexplained.reduce((sum, f) => sum + f.repeated.reduce((s, r) => s + r.extra, 0), 0);
+    const detail = unexplained.map((f) => `${f.name}:\n${f.repeated.map((r) => `  +${r.extra} ${r.line}`).join('\n')}`).join('\n');
+    console.log(`repeated non-trivial lines: ${total} in ${unexplained.length} outputs, besides ${needed.length} the migration needs`);
+    expect(total, detail).toBe(0);
+    // a needed repeat that went away leaves its entry: remove it
+    expect(needed.sort()).toEqual(NEEDED.map((n) => `${n.fixture}: ${n.line}`).sort());
   });
 });

@@ -39,8 +39,8 @@ describe('a function called with and without the context it asks on', () => {
       [
         '// called without `extra` it never asks: those callers get the result itself',
         'export function createItem(name: string, extra?: undefined): Promise<string>;',
-        'export function createItem(name: string, extra: Extra | undefined, key: string): Promise<string | InputRequiredResult>;',
-        "export async function createItem(name: string, extra?: Extra, key = 'answer'): Promise<string | InputRequiredResult> {",
+        'export function createItem(name: string, extra: Extra | undefined, answerKey: string): Promise<string | InputRequiredResult>;',
+        "export async function createItem(name: string, extra?: Extra, answerKey = 'answer'): Promise<string | InputRequiredResult> {",
       ].join('\n'),
     );
     expect(output).toContain("const made = await createItem('x', extra, 'made');\n  if (isInputRequiredResult(made)) return made;");
@@ -57,7 +57,7 @@ describe('a function called with and without the context it asks on', () => {
   it('overloads a class method the same way', async () => {
     const source = `${HEAD}class Items {\n  async createItem(name: string, extra?: Extra): Promise<string> {\n${BODY.replace(/^/gm, '  ')}\n  }\n}\nconst items = new Items();\n${server('items.createItem')}`;
     const result = await migrateSource(source, 'items.ts');
-    expect(result.output).toContain('  createItem(name: string, extra?: undefined): Promise<string>;\n  createItem(name: string, extra: Extra | undefined, key: string): Promise<string | InputRequiredResult>;\n  async createItem(');
+    expect(result.output).toContain('  createItem(name: string, extra?: undefined): Promise<string>;\n  createItem(name: string, extra: Extra | undefined, answerKey: string): Promise<string | InputRequiredResult>;\n  async createItem(');
     expect(result.sites.find((s) => s.method === 'elicitation/create')?.status).toBe('migrated');
   });
 
@@ -89,7 +89,7 @@ ${BODY}
 }
 ${server('createItem').replace(': Promise<string>', '')}`;
     const result = await migrateSource(source, 'items.mjs');
-    expect(result.output).toContain("export async function createItem(name, extra, key = 'answer') {");
+    expect(result.output).toContain("export async function createItem(name, extra, answerKey = 'answer') {");
     expect(result.output).not.toContain('extra?: undefined');
     expect(result.output).toContain("export async function seed() { return createItem('seed'); }");
     expect(result.sites.find((s) => s.method === 'elicitation/create')?.status).toBe('migrated');

@@ -85,8 +85,8 @@ export function createServer(): McpServer {
     });
     expect(sites.map((s) => s.status)).toEqual(['migrated']);
     const helper = read('confirm.ts');
-    expect(helper).toContain('export async function confirm(server: McpServer, message: string, ctx: ServerContext, key: string): Promise<boolean | InputRequiredResult>');
-    expect(helper).toContain("inputRequests: { [key]: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
+    expect(helper).toContain('export async function confirm(server: McpServer, message: string, ctx: ServerContext, answerKey: string): Promise<boolean | InputRequiredResult>');
+    expect(helper).toContain("inputRequests: { [answerKey]: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(");
     expect(helper).not.toContain('elicitInput');
     const server = read('server.ts');
     expect(server).toContain("await confirm(server, `Drop ${table}?`, ctx, 'dropIt')");

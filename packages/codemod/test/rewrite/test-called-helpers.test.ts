@@ -109,7 +109,7 @@ describe('request helpers that unit tests call directly', () => {
     const server = readFileSync(join(dir, 'greet.ts'), 'utf8');
     // one helper for the tool and the test (no inlined copy beside a kept legacy one)
     expect(server.match(/async function askName\(/g)).toHaveLength(1);
-    expect(server).toContain('export async function askName(server: McpServer, ctx: ServerContext, key: string)');
+    expect(server).toContain('export async function askName(server: McpServer, ctx: ServerContext, answerKey: string)');
     expect(server).not.toContain('elicitInput(');
     const test = readFileSync(join(dir, 'greet.test.ts'), 'utf8');
     expect(test).toContain("expect(await callHelperAnsweringInputRequests(askName, [{ server: { elicitInput } } as never], (args) => args[0].server, 'elicitInput')).toBe('Ada');");

@@ -155,10 +155,15 @@ export function contextAccess(handler: Handler, fn: FunctionWithParameters, name
   return { ctx, args, edits, bodyPrefix };
 }
 
-/** `base` unless the function already uses that identifier (then a fresh file-wide name). */
-export function freeName(fn: Node, base: string, names: NameAllocator): string {
-  const used = fn.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === base);
-  return used ? names.take(base) : base;
+/**
+ * `base` unless the function already uses that identifier, then `meaningful` (a name saying more,
+ * given by the caller) unless it uses that too, then a fresh name from the allocator.
+ */
+export function freeName(fn: Node, base: string, names: NameAllocator, meaningful?: string): string {
+  const used = (name: string): boolean => fn.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => id.getText() === name);
+  if (!used(base)) return base;
+  if (meaningful === undefined) return names.take(base);
+  return used(meaningful) ? names.take(meaningful) : meaningful;
 }
 
 /** How the dispatching call hands the context to the tool function. */

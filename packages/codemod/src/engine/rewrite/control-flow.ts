@@ -81,6 +81,20 @@ export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
   return false;
 }
 
+/**
+ * Whether `a` and `b` (`a` first in the source) never both run in one execution of `body`: no
+ * execution reaches `b` after `a`, and no loop inside `body` holds both (a loop could run `b` in
+ * one iteration and `a` in the next).
+ */
+export function neverBothRun(a: Node, b: Node, body: Node): boolean {
+  if (!mutuallyExclusive(a, b, body)) return false;
+  return !a.getAncestors().some((n) => n !== body && body.containsRange(n.getPos(), n.getEnd()) && n.containsRange(b.getPos(), b.getEnd()) && isLoop(n));
+}
+
+function isLoop(node: Node): boolean {
+  return Node.isForStatement(node) || Node.isForOfStatement(node) || Node.isForInStatement(node) || Node.isWhileStatement(node) || Node.isDoStatement(node);
+}
+
 /** Code that runs before `statement` on its path from the top of `body`. */
 export function precedingCode(statement: Node, body: Node): Node[] {
   const out: Node[] = [];

@@ -125,7 +125,7 @@ export function dispatcherEdits(dispatcher: Handler, tools: Handler[], fileWork:
   const edits: TextEdit[] = [];
   let ctx = '';
   if (needsContext) {
-    const access = contextAccess(dispatcher, fn, fw.names, ts, false, 0);
+    const access = contextAccess(dispatcher, fn, fw.names.inFunction(dispatcher.fn), ts, false, 0);
     ctx = access.ctx;
     edits.push(...access.edits);
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');

@@ -7,7 +7,7 @@ import { Node, SyntaxKind, type ParameterDeclaration } from 'ts-morph';
 import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName, type ContextAccess } from './context.js';
 import { unplanned, type EmitEnv } from './emit.js';
-import { askWriteOnce, helperCallLines, helperCallText, mergedHelperLines, mergedLines, pointLines, readLines } from './emit-point.js';
+import { askWriteOnce, baseName, helperCallLines, helperCallText, mergedHelperLines, mergedLines, pointLines, readLines } from './emit-point.js';
 import { defaultHelperKey, helperArguments, type HelperWork } from './helper.js';
 import { emitLoopHandler } from './emit-loop.js';
 import { wrappedGroupTexts } from './wrapped-rounds.js';
@@ -25,7 +25,7 @@ export function emitHandler(work: HandlerWork, fw: FileWork, helperRegistry: Map
   if (work.form === 'loop') return [...returnTypeEdits(work.fn, fw, 'the handler'), ...emitLoopHandler(work, fw)];
   const file = work.handler.sourceFile;
   const ts = flavourOf(file) === 'ts';
-  const names = fw.names;
+  const names = fw.names.inFunction(work.fn);
   const access: ContextAccess = contextAccess(work.handler, work.fn, names, ts, work.form === 'phases' || (work.nested?.length ?? 0) > 0, work.sites.length);
   if (access.edits.length > 0 && ts) {
     if (access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
@@ -111,11 +111,13 @@ function optionalParamEdits(params: ParameterDeclaration[]): TextEdit[] {
 export function emitHelper(helper: HelperWork, fw: FileWork, registry: Map<Node, HelperWork>): TextEdit[] {
   const file = helper.fn.getSourceFile();
   const ts = flavourOf(file) === 'ts';
-  const names = fw.names.clone();
+  const names = fw.names.inFunction(helper.fn);
   const edits: TextEdit[] = [];
   const params = helper.fn.getParameters();
   const ctx = helper.ctxParam ?? freeName(helper.fn, 'ctx', names);
-  const key = freeName(helper.fn, 'key', names);
+  // the key parameter is named like the request it keys (`summarizeRequest` asked under `summarizeKey`):
+  // two helpers reading into the same name do not write one line twice
+  const key = freeName(helper.fn, `${baseName(defaultHelperKey(helper))}Key`, names);
   const contextless = helper.contextless;
   // a context that stays optional (callers passing none) leaves the key optional too: only the overload with a context takes it
   const keyParam = contextless ? `${key} = ${quote(defaultHelperKey(helper))}` : `${key}${ts ? ': string' : ''}`;

@@ -27,7 +27,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
   const loop = plan.loop;
   const point = work.points[0]!;
   const ts = flavourOf(work.handler.sourceFile) === 'ts';
-  const names = fw.names;
+  const names = fw.names.inFunction(work.fn);
   const access = contextAccess(work.handler, work.fn, names, ts, true, work.sites.length);
   if (ts && access.edits.some((e) => e.text.includes('ServerContext'))) fw.types.add('ServerContext');
   const env: EmitEnv = { ts, ctx: access.ctx, values: fw.values, types: fw.types, capabilityImports: fw.capabilityImports, answerReaders: fw.answerReaders, names };

@@ -50,7 +50,10 @@ export interface RoundStyle {
 
 export function nestedRoundEdit(work: HandlerWork, round: NestedRound, fw: FileWork, helperRegistry: Map<Node, HelperWork>, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], roundEdits: RoundEditor): TextEdit {
   const ts = env.ts;
-  const names = fw.names;
+  // everything the round writes is declared inside its block: its names are the block's (a request
+  // under a key another branch shares is `summaryStep` in both)
+  const names = fw.names.inFunction(work.fn).clone();
+  env.names = names;
   fw.needsState = true;
   const live = plannedLive(work, work.nested?.indexOf(round) ?? -1);
   const block = round.block;

@@ -50,7 +50,7 @@ interface PhaseForm {
 /** Phase form: the body rebuilt as a phase switch over the sealed requestState, one block per resumption. */
 export function phasesEdit(work: HandlerWork, fw: FileWork, helperRegistry: Map<Node, HelperWork>, env: EmitEnv, access: ContextAccess, capEdits: TextEdit[], base: string): TextEdit {
   const ts = env.ts;
-  const names = fw.names;
+  const names = fw.names.inFunction(work.fn);
   fw.needsState = true;
   const statements = work.body.getStatements();
   const anchors = work.points.map((p) => anchorOf(p.statement, work.body));
@@ -193,9 +193,9 @@ function nameContinuations(form: PhaseForm): void {
   work.points.forEach((point, j) => {
     if (!nested(form, j) || (point.kind !== 'direct' && point.kind !== 'parallel') || form.live[j]!.some((v) => v.mode !== 'store')) return;
     const base = `continueFrom${pascal(point.keys[0]!)}`;
-    const name = freeName(work.fn, base, fw.names);
+    const name = freeName(work.fn, base, fw.names.inFunction(work.fn));
     // Two keys may spell one name (`a_b`, `aB`): the second gets a suffix.
-    form.shared.set(j, [...form.shared.values()].includes(name) ? fw.names.take(base) : name);
+    form.shared.set(j, [...form.shared.values()].includes(name) ? fw.names.inFunction(work.fn).take(base) : name);
   });
 }
 
@@ -230,7 +230,7 @@ function continuationLines(form: PhaseForm): string[] {
   const lines: string[] = [];
   for (const [j, name] of form.shared) {
     const point = work.points[j]!;
-    const scoped: EmitEnv = { ...env, names: fw.names.clone() };
+    const scoped: EmitEnv = { ...env, names: fw.names.inFunction(work.fn).clone() };
     const resuming = freeName(work.fn, 'resuming', scoped.names);
     const storedVars = form.live[j]!.filter((v) => v.mode === 'store');
     const parameters = [...storedVars.map((v) => (ts ? `${v.name}: ${v.typeText}` : v.name)), ts ? `${resuming}: boolean` : resuming];
@@ -255,7 +255,7 @@ function phaseBlockLines(form: PhaseForm): string[] {
   for (let k = 0; k <= n; k++) {
     const isLast = k === n;
     const bodyLines: string[] = [];
-    const scoped: EmitEnv = { ...env, names: fw.names.clone() };
+    const scoped: EmitEnv = { ...env, names: fw.names.inFunction(work.fn).clone() };
     const resumesShared = k > 0 && shared.has(k - 1);
     if (resumesShared) {
       // The carried locals go to the function as they are: restored as constants.

@@ -6,7 +6,7 @@ import { TARGET } from '@mcp-mrtr/surface';
 import { shortCircuitCondition, type Binding, type HelperPoint, type RequestPoint } from './points.js';
 import { helperArguments, type HelperWork } from './helper.js';
 import { capabilitiesExpression, planRead, urlElicitations, type EmitEnv, type ReadPlan } from './emit.js';
-import { keyProperty, quote } from './text.js';
+import { camelCase, keyProperty, quote } from './text.js';
 
 /** How a point asks: the `return ...` statement given the `inputRequests` object text. */
 export type AskStyle = (inputRequests: string) => string;
@@ -62,8 +62,8 @@ function reads(point: RequestPoint, env: EmitEnv, keyExprs: string[]): ReadPlan[
 }
 
 export function baseName(key: string): string {
-  const cleaned = key.replace(/[^\w$]/g, '_');
-  return /^[A-Za-z_$]/.test(cleaned) ? cleaned : `_${cleaned}`;
+  const camel = camelCase(key);
+  return /^[A-Za-z_$]/.test(camel) ? camel : `_${camel}`;
 }
 
 /**

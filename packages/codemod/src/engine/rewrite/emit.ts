@@ -35,25 +35,51 @@ export function reserveAnswerReaders(names: NameAllocator): AnswerReaders {
   return { locals: new Map(Object.values(ANSWER_READERS).map((r) => [r, names.take(r)])), used: new Set() };
 }
 
+/**
+ * Generated identifiers of one file. A name is taken for the file (the answer readers' imports), or
+ * for one function through `inFunction`: a function's generated locals and parameters clash with the
+ * file's own identifiers and names, and with the generated names of the functions around it or
+ * inside it, never with a sibling's (two handlers side by side both get `args` and `replyRequest`,
+ * not `args2`: neither can see the other's).
+ */
 export class NameAllocator {
   private readonly taken: Set<string>;
-  constructor(taken: Iterable<string>) {
+  /** Names this allocator cannot take though it does not hold them (the file's, an enclosing function's). */
+  private readonly blocked: (name: string) => boolean;
+  /** Per function of the file: its allocator (kept on the file's allocator only). */
+  private readonly functions = new Map<Node, NameAllocator>();
+  constructor(taken: Iterable<string>, blocked: (name: string) => boolean = () => false) {
     this.taken = new Set(taken);
+    this.blocked = blocked;
   }
   /** `base` if free, else `base2`, `base3`... ; reserves the result. */
   take(base: string): string {
     let name = base;
-    for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
+    for (let i = 2; this.has(name); i++) name = `${base}${i}`;
     this.taken.add(name);
     return name;
   }
   has(name: string): boolean {
-    return this.taken.has(name);
+    return this.taken.has(name) || this.blocked(name);
   }
   /** A copy for a nested block scope: names taken there do not leak out. */
   clone(): NameAllocator {
-    return new NameAllocator(this.taken);
+    return new NameAllocator([], (name) => this.has(name));
   }
+  /** The allocator of the names generated inside `fn` (one per function; call it on the file's allocator). */
+  inFunction(fn: Node): NameAllocator {
+    let names = this.functions.get(fn);
+    if (!names) {
+      const related = (other: Node): boolean => other !== fn && (encloses(other, fn) || encloses(fn, other));
+      names = new NameAllocator([], (name) => this.has(name) || [...this.functions].some(([other, a]) => related(other) && a.taken.has(name)));
+      this.functions.set(fn, names);
+    }
+    return names;
+  }
+}
+
+function encloses(outer: Node, inner: Node): boolean {
+  return outer.getSourceFile() === inner.getSourceFile() && outer.getStart() <= inner.getStart() && inner.getEnd() <= outer.getEnd();
 }
 
 export interface ReadPlan {

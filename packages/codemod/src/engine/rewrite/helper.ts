@@ -13,6 +13,7 @@ import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
 import { awaitedRequest } from './timeout.js';
+import { isIdentifierName } from './text.js';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { ContextlessCallers } from './contextless-calls.js';
 
@@ -159,10 +160,18 @@ export function unhandledReference(helper: HelperWork, handled: Set<CallExpressi
   return undefined;
 }
 
+/** Variable names that say nothing about what is asked: a key named after one says nothing either. */
+export const GENERIC_NAMES = new Set(['result', 'res', 'response', 'resp', 'r', 'ret', 'value', 'data', 'out', 'output']);
+
+/**
+ * The key a helper asks under when its caller passes none, and the base of its generated locals
+ * (`<key>Request`): the variable its answer goes to, or the helper's own name when that variable
+ * is a generic `result` (two helpers reading into `r` are `summarizeRequest` and `tagRequest`).
+ */
 export function defaultHelperKey(helper: HelperWork): string {
   const site = helper.point.sites[0]!;
   const b = helper.point.binding;
-  if (b.kind === 'declare' && b.name) return b.name;
+  if (b.kind === 'declare' && b.name) return GENERIC_NAMES.has(b.name) && isIdentifierName(helper.name) ? helper.name : b.name;
   return LEGACY_REQUESTS[site.method].defaultKey;
 }
 

@@ -20,8 +20,9 @@ import { NameAllocator, reserveAnswerReaders, type AnswerReaders } from './emit.
 import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
-import { defaultHelperKey, planHelper, unhandledReference, type HelperWork } from './helper.js';
+import { defaultHelperKey, GENERIC_NAMES, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
+import { neverBothRun } from './control-flow.js';
 import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
@@ -777,33 +778,34 @@ function catchNote(site: Site): string {
   return '';
 }
 
-/** Variable names that say nothing about what is asked: a key named after one says nothing either. */
-const GENERIC_NAMES = new Set(['result', 'res', 'response', 'resp', 'r', 'ret', 'value', 'data', 'out', 'output']);
-
 /**
  * Wire keys named after what receives the answer (the variable, the helper's purpose), or after the
- * tool/prompt/resource when that variable is a generic `result`; unique within the handler.
+ * tool/prompt/resource when that variable is a generic `result`; unique within the handler, except
+ * that requests which never both run in one call (the branches of an `if`, the clauses of a
+ * `switch` that do not fall through, outside any loop) share a key: `summary` in the `save` case
+ * and in the `update` case, never both asked in one round, rather than `summary` and `summary_2`.
  */
 function assignKeys(work: HandlerWork, helpers: Map<Node, HelperWork>): void {
   const handlerName = work.handler.name && /^[A-Za-z_$][\w$]*$/.test(work.handler.name) ? work.handler.name : undefined;
   const meaningful = (name: string | undefined): string | undefined => (name !== undefined && GENERIC_NAMES.has(name) ? (handlerName ?? name) : name);
-  const used = new Set<string>();
-  const unique = (base: string): string => {
+  const askers = new Map<string, RequestPoint[]>();
+  const clashes = (key: string, point: RequestPoint): boolean => (askers.get(key) ?? []).some((other) => other === point || !neverBothRun(other.statement, point.statement, work.body));
+  const unique = (base: string, point: RequestPoint): string => {
     let key = base;
-    for (let i = 2; used.has(key); i++) key = `${base}_${i}`;
-    used.add(key);
+    for (let i = 2; clashes(key, point); i++) key = `${base}_${i}`;
+    askers.set(key, [...(askers.get(key) ?? []), point]);
     return key;
   };
   for (const point of work.points) {
     const b = point.binding;
     const bound = meaningful(b.kind === 'declare' ? b.name : b.kind === 'assign' && /^[\w$.]+$/.test(b.target) ? b.target.split('.').pop() : b.kind === 'hoist' && point.kind === 'helper' ? (b.guard ? declaredName(point.statement) : undefined) ?? helperNameOf(point) : undefined);
-    if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey));
+    if (point.kind === 'parallel') point.keys = point.sites.map((s, i) => unique(point.elementNames?.[i] ?? LEGACY_REQUESTS[s.method].defaultKey, point));
     else if (point.kind === 'helper') {
       const helper = helpers.get(point.helperFn);
-      point.keys = [unique(bound ?? (helper ? defaultHelperKey(helper) : LEGACY_REQUESTS[point.sites[0]!.method].defaultKey))];
+      point.keys = [unique(bound ?? (helper ? defaultHelperKey(helper) : LEGACY_REQUESTS[point.sites[0]!.method].defaultKey), point)];
     } else {
       const site = point.sites[0]!;
-      point.keys = [unique(bound ?? site.receiverName ?? LEGACY_REQUESTS[site.method].defaultKey)];
+      point.keys = [unique(bound ?? site.receiverName ?? LEGACY_REQUESTS[site.method].defaultKey, point)];
     }
   }
 }

@@ -12,3 +12,10 @@ export function keyProperty(key: string): string {
 export function quote(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
+
+/** An identifier's spelling of `name`'s words, camel-cased (`summarize_text` -> `summarizeText`; `nameRes` stays). */
+export function camelCase(name: string): string {
+  const words = name.split(/[^A-Za-z0-9$]+/).filter(Boolean);
+  if (words.length === 0) return '_';
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
