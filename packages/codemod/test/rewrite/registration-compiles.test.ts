@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Node, Project, SyntaxKind } from 'ts-morph';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../../src/engine/model.js';
 import { registrationTypeError } from '../../src/engine/rewrite/registration-compiles.js';
 
@@ -47,6 +47,18 @@ describe('registrationTypeError', () => {
 
   it('leaves a registration error with a recent enough zod to verify (its cause is not known here)', () => {
     expect(registrationTypeError(handlerIn('4.3.0', `${SERVER}server.registerTool('summarize', { inputSchema: z.object({ id: z.string() }) }, async (args) => String(args));\n`))).toBeUndefined();
+  });
+
+  it("typechecks the registering file only when the project's zod is below v2's range (the one cause it reports)", () => {
+    const source = `${SERVER}server.registerTool('summarize', { inputSchema: z.object({ id: z.string() }) }, async (args) => String(args));\n`;
+    const asked = (zodVersion: string) => {
+      const handler = handlerIn(zodVersion, source);
+      const diagnostics = vi.spyOn(handler.sourceFile.getProject().getProgram().compilerObject, 'getSemanticDiagnostics');
+      registrationTypeError(handler);
+      return diagnostics.mock.calls.length;
+    };
+    expect(asked('3.25.76')).toBe(1);
+    expect(asked('4.3.0')).toBe(0);
   });
 
   it('leaves a registration that compiles, and errors inside the callback, to verify', () => {

@@ -21,6 +21,12 @@ export function registrationTypeError(handler: Handler): string | undefined {
   const fn = handler.fn;
   if (!call.containsRange(fn.getPos(), fn.getEnd())) return undefined;
   const sourceFile = call.getSourceFile();
+  // only the zod floor is a cause known here: any other error of the call is left to verify, which
+  // compares the rewrite with the upgraded text (the planning program can differ from the final one).
+  // Asked before the file's diagnostics: without that cause they are never read, and typechecking
+  // every registering file was most of the rewrite stage's time on a project with a recent zod.
+  const floor = floorCauseApplies(path.dirname(sourceFile.getFilePath()));
+  if (!floor) return undefined;
   let diagnostics = diagnosticsByFile.get(sourceFile);
   if (!diagnostics) {
     try {
@@ -30,16 +36,12 @@ export function registrationTypeError(handler: Handler): string | undefined {
     }
     diagnosticsByFile.set(sourceFile, diagnostics);
   }
-  // only the zod floor is a cause known here: any other error of the call is left to verify, which
-  // compares the rewrite with the upgraded text (the planning program can differ from the final one)
-  if (!floorCauseApplies(path.dirname(sourceFile.getFilePath()))) return undefined;
   // errors of the call itself, not of the code inside the callback
   const own = diagnostics.find((d) => d.category === ts.DiagnosticCategory.Error && d.start !== undefined && d.start >= call.getStart() && d.start < call.getEnd() && !(d.start >= fn.getStart() && d.start < fn.getEnd()));
   if (!own) return undefined;
   const message = ts.flattenDiagnosticMessageText(own.messageText, '\n').split('\n')[0]!;
   // the installed zod nearest to the file is the one its schemas are built with
-  const floor = inZodRegistration(sourceFile, own.start!) ? floorCauseApplies(path.dirname(sourceFile.getFilePath())) : undefined;
-  if (!floor) return undefined;
+  if (!inZodRegistration(sourceFile, own.start!)) return undefined;
   const why = `: ${zodFloorCause(floor)}; ${zodFloorAdvice(floor)}`;
   return `its registration (line ${line(call)}) does not compile on v2 (TS${own.code}: ${message}), so the handler's arguments have no type to check the rewrite against${why}`;
 }
