@@ -6,44 +6,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { findPrettierConfigDir } from './engine/prettier-config.js';
 import type { FormatterOutcome } from './report/text.js';
-
-const PRETTIER_CONFIG_FILES = [
-  '.prettierrc',
-  '.prettierrc.json',
-  '.prettierrc.json5',
-  '.prettierrc.yaml',
-  '.prettierrc.yml',
-  '.prettierrc.toml',
-  '.prettierrc.js',
-  '.prettierrc.cjs',
-  '.prettierrc.mjs',
-  '.prettierrc.ts',
-  '.prettierrc.cts',
-  '.prettierrc.mts',
-  'prettier.config.js',
-  'prettier.config.cjs',
-  'prettier.config.mjs',
-  'prettier.config.ts',
-  'prettier.config.cts',
-  'prettier.config.mts',
-];
-
-/** The directory whose prettier configuration applies to `start`, searching upwards. */
-export function findPrettierConfigDir(start: string): string | undefined {
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (PRETTIER_CONFIG_FILES.some((f) => fs.existsSync(path.join(dir, f)))) return dir;
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg)) {
-      try {
-        if ((JSON.parse(fs.readFileSync(pkg, 'utf8')) as { prettier?: unknown }).prettier !== undefined) return dir;
-      } catch {
-        // unreadable package.json: keep looking
-      }
-    }
-    if (fs.existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) return undefined;
-  }
-}
 
 /** The prettier CLI the project itself installed, resolved from `dir`. */
 export function findProjectPrettier(dir: string): string | undefined {

@@ -7,6 +7,8 @@ import { Node, SyntaxKind, type SourceFile, type Type } from 'ts-morph';
 import { diffArrays } from 'diff';
 import { LEGACY_SDK_PACKAGE, MCP_PACKAGE_PREFIX, TARGET_CLIENT_PACKAGE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { restoreComments } from './comments.js';
+import { importStyleOf } from './rewrite/import-style.js';
+import { layoutWrittenImports } from './rewrite/imports.js';
 import { scriptKindOf } from './script-kind.js';
 import { repairUpgrade } from './upgrade-repairs.js';
 
@@ -51,6 +53,8 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
   const migration = getMigration('v1-to-v2');
   if (!migration) return { changed: false, notes: [], error: 'the official v1-to-v2 migration is not available' };
   const before = sourceFile.getFullText();
+  // read from the imports as written, before the transforms rebuild them
+  importStyleOf(sourceFile);
   const notes: string[] = [];
   let changes = 0;
   try {
@@ -70,6 +74,7 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
   keepQuoteStyle(sourceFile, before);
   keepIndentation(sourceFile, before);
   keepComments(sourceFile, before, notes);
+  layoutWrittenImports(sourceFile, before);
   return { changed: changes > 0 && sourceFile.getFullText() !== before, notes };
 }
 

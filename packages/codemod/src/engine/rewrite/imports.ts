@@ -1,28 +1,28 @@
 /** Merges the names the rewrite uses into the file's imports (ESM `import`, or CJS `require` destructuring). */
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
+import { brokenList, importStyleOf, namedList, sortSpecifiers, useGeneratedModuleStyle, type ImportStyle } from './import-style.js';
 import type { ModuleFlavour } from './state-module.js';
 
 export function ensureNamedImports(file: SourceFile, specifier: string, values: string[], types: string[], flavour: ModuleFlavour): void {
   const wantedTypes = flavour === 'ts' ? types.filter((t) => !values.includes(t)) : [];
   if (values.length === 0 && wantedTypes.length === 0) return;
-  if (flavour === 'cjs') return ensureRequire(file, specifier, values);
+  const style = importStyleOf(file);
+  if (flavour === 'cjs') return ensureRequire(file, specifier, values, style);
   const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
   const imported = new Set<string>();
   for (const d of decls) for (const n of d.getNamedImports()) imported.add((n.getAliasNode() ?? n.getNameNode()).getText());
-  const missingValues = values.filter((v) => !imported.has(localOf(v)));
-  const missingTypes = wantedTypes.filter((t) => !imported.has(t));
-  if (missingValues.length === 0 && missingTypes.length === 0) return;
+  const missing = [...values.filter((v) => !imported.has(localOf(v))), ...wantedTypes.filter((t) => !imported.has(t)).map((t) => `type ${t}`)];
+  if (missing.length === 0) return;
   const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport());
   if (target) {
     // one re-parse for the whole import (adding names one by one re-parses the file each time)
-    const texts = [...target.getNamedImports().map((n) => n.getText()), ...missingValues, ...missingTypes.map((t) => `type ${t}`)];
-    writeNamedImports(target, texts.sort(byImportedName));
+    writeNamedImports(target, [...target.getNamedImports().map((n) => n.getText()), ...missing], style);
     return;
   }
-  const names = [...missingValues, ...missingTypes.map((t) => `type ${t}`)];
+  const names = sortSpecifiers(missing, style);
   const imports = file.getImportDeclarations();
-  const quote = imports[0]?.getModuleSpecifier().getText()[0] === '"' ? '"' : "'";
-  const text = `import { ${names.join(', ')} } from ${quote}${specifier}${quote};`;
+  const after = ` from ${style.quote}${specifier}${style.quote}${style.semicolon ? ';' : ''}`;
+  const text = `import ${namedList(names, style, 'import ', after)}${after}`;
   if (imports.length > 0) imports[imports.length - 1]!.replaceWithText(`${imports[imports.length - 1]!.getText()}\n${text}`);
   else file.insertStatements(0, text);
 }
@@ -30,8 +30,8 @@ export function ensureNamedImports(file: SourceFile, specifier: string, values: 
 /**
  * Folds the other named-only imports of `specifier` (`import type { Tool } from ...` beside the
  * value import, which the v1-to-v2 upgrade leaves when several v1 modules become one v2 package)
- * into its value import, sorted like the names the rewrite adds. An import carrying a comment, a
- * default or a namespace binding stays as written.
+ * into its value import, in the file's order. An import carrying a comment, a default or a
+ * namespace binding stays as written.
  */
 export function mergeNamedImports(file: SourceFile, specifier: string): void {
   const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
@@ -45,7 +45,7 @@ export function mergeNamedImports(file: SourceFile, specifier: string): void {
       d.getNamedImports().length > 0 &&
       d.getLeadingCommentRanges().length === 0 &&
       d.getTrailingCommentRanges().length === 0 &&
-      !/\/[/*]/.test(d.getText()),
+      !hasComment(d),
   );
   if (foldable.length === 0) return;
   const texts = target.getNamedImports().map((n) => n.getText());
@@ -59,23 +59,79 @@ export function mergeNamedImports(file: SourceFile, specifier: string): void {
     }
   }
   for (const d of foldable) d.remove();
-  writeNamedImports(target, texts.sort(byImportedName));
+  writeNamedImports(target, texts, importStyleOf(file));
 }
+
+/**
+ * The imports the v1-to-v2 upgrade wrote (any whose text is not in the file's text before it):
+ * its merged lists put in the file's order, and a one-line import longer than the print width
+ * broken one name per line. An import it left as written, or one holding a comment, is not
+ * touched. `require` patterns are laid out the same way (a generated CommonJS module's).
+ */
+export function layoutWrittenImports(file: SourceFile, before: string): void {
+  const style = importStyleOf(file);
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  const lists: Array<{ statement: Node; list: Node; names: string[] }> = [];
+  for (const decl of file.getImportDeclarations()) {
+    const bindings = decl.getImportClause()?.getNamedBindings();
+    if (bindings && Node.isNamedImports(bindings)) lists.push({ statement: decl, list: bindings, names: bindings.getElements().map((n) => n.getText()) });
+  }
+  for (const statement of file.getVariableStatements()) {
+    const decl = statement.getDeclarations()[0];
+    const pattern = decl?.getNameNode();
+    if (pattern && Node.isObjectBindingPattern(pattern) && /^require\(/.test(decl!.getInitializer()?.getText() ?? '')) lists.push({ statement, list: pattern, names: pattern.getElements().map((e) => e.getText()) });
+  }
+  for (const { statement, list, names } of lists) {
+    if (before.includes(statement.getText()) || /\/[/*]/.test(statement.getText()) || list.getText().includes('\n')) continue;
+    const text = listOnItsLine(statement, sortSpecifiers(names, style), style, list);
+    if (text !== list.getText()) edits.push({ start: list.getStart(), end: list.getEnd(), text });
+  }
+  if (edits.length === 0) return;
+  // one re-parse for every import (node-by-node replaceWithText re-parses the file each time)
+  let text = file.getFullText();
+  for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);
+  file.replaceWithText(text);
+}
+
+/** A module the engine generates: every import in it is the engine's, laid out for the project's print width. */
+export function layoutGeneratedImports(module: SourceFile): void {
+  useGeneratedModuleStyle(module);
+  layoutWrittenImports(module, '');
+}
+
+const hasComment = (decl: ImportDeclaration): boolean => /\/[/*]/.test(decl.getText());
 
 /** The local name of an import specifier text (`a as b`, and `a: b` in a require pattern: `b`). */
 const localOf = (text: string): string => text.replace(/^.*(\s+as\s+|:\s*)/, '');
 
-const byImportedName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' });
-
-/** Replaces only the `{ ... }` of the import: quotes, semicolon and a default import stay as written. */
-function writeNamedImports(decl: import('ts-morph').ImportDeclaration, names: string[]): void {
+/**
+ * Replaces only the `{ ... }` of the import (quotes, semicolon and a default import stay as
+ * written), with `names` in the file's order: a list written one name per line stays so, with its
+ * own indentation and trailing comma; a one-line list stays on its line while it fits the print width.
+ */
+function writeNamedImports(decl: ImportDeclaration, names: string[], style: ImportStyle): void {
   const bindings = decl.getImportClause()?.getNamedBindings();
   if (!bindings) return;
-  const multiline = bindings.getText().includes('\n');
-  bindings.replaceWithText(multiline ? `{\n  ${names.join(',\n  ')},\n}` : `{ ${names.join(', ')} }`);
+  const sorted = sortSpecifiers(names, style);
+  const current = bindings.getText();
+  if (!current.includes('\n')) return void bindings.replaceWithText(listOnItsLine(decl, sorted, style));
+  const indent = /\n([ \t]*)\S/.exec(current)?.[1] ?? style.indent;
+  bindings.replaceWithText(brokenList(sorted, indent, /,\s*\}$/.test(current)));
 }
 
-function ensureRequire(file: SourceFile, specifier: string, values: string[]): void {
+/** The list for a node's place on its line: what the line holds before the node and after it up to the statement's end. */
+function listOnItsLine(statement: Node, names: string[], style: ImportStyle, node: Node = bindingsOf(statement)): string {
+  const full = statement.getSourceFile().getFullText();
+  const before = full.slice(full.lastIndexOf('\n', node.getStart()) + 1, node.getStart());
+  const after = full.slice(node.getEnd(), statement.getEnd()).split('\n')[0]!;
+  return namedList(names, style, before, after);
+}
+
+function bindingsOf(statement: Node): Node {
+  return (Node.isImportDeclaration(statement) ? statement.getImportClause()?.getNamedBindings() : undefined) ?? statement;
+}
+
+function ensureRequire(file: SourceFile, specifier: string, values: string[], style: ImportStyle): void {
   for (const statement of file.getVariableStatements()) {
     for (const decl of statement.getDeclarations()) {
       const init = decl.getInitializer();
@@ -87,14 +143,18 @@ function ensureRequire(file: SourceFile, specifier: string, values: string[]): v
       const have = new Set(pattern.getElements().map((e) => e.getName()));
       const missing = values.filter((v) => !have.has(localOf(v)));
       if (missing.length === 0) return;
-      const names = [...pattern.getElements().map((e) => e.getText()), ...missing];
-      pattern.replaceWithText(`{ ${names.join(', ')} }`);
+      const names = sortSpecifiers([...pattern.getElements().map((e) => e.getText()), ...missing], style);
+      const current = pattern.getText();
+      const indent = /\n([ \t]*)\S/.exec(current)?.[1];
+      // replaceText, not the pattern's replaceWithText: that one re-indents the lines of a broken list by the pattern's depth
+      file.replaceText([pattern.getStart(), pattern.getEnd()], indent !== undefined ? brokenList(names, indent, /,\s*\}$/.test(current)) : listOnItsLine(statement, names, style, pattern));
       return;
     }
   }
-  const text = `const { ${values.join(', ')} } = require('${specifier}');`;
   const requires = file.getStatements().filter((s) => Node.isVariableStatement(s) && /\brequire\s*\(/.test(s.getText()));
   const anchor = requires[requires.length - 1];
+  const after = ` = require(${style.quote}${specifier}${style.quote})${!anchor || anchor.getText().endsWith(';') ? ';' : ''}`;
+  const text = `const ${namedList(sortSpecifiers(values, style), style, 'const ', after)}${after}`;
   if (anchor) anchor.replaceWithText(`${anchor.getText()}\n${text}`);
   else {
     const first = file.getStatements()[0];
@@ -112,6 +172,7 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
       const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === local && !id.getFirstAncestorByKind(SyntaxKind.ImportDeclaration));
       if (uses.length === 0) named.remove();
     }
+    collapseLoneName(decl);
     if (decl.getNamedImports().length === 0 && !decl.getDefaultImport() && !decl.getNamespaceImport() && decl.getImportClause()) decl.remove();
   }
   for (const statement of file.getVariableStatements()) {
@@ -127,6 +188,16 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
     if (keep.length === 0) statement.remove();
     else pattern.replaceWithText(`{ ${keep.map((e) => e.getText()).join(', ')} }`);
   }
+}
+
+/**
+ * A list left with one name after the others were dropped goes back on one line (prettier never
+ * breaks a single name): the serving stage adds its name before it drops the one it replaces.
+ */
+function collapseLoneName(decl: ImportDeclaration): void {
+  const bindings = decl.getImportClause()?.getNamedBindings();
+  if (!bindings || !Node.isNamedImports(bindings) || bindings.getElements().length !== 1 || !bindings.getText().includes('\n') || hasComment(decl)) return;
+  bindings.replaceWithText(`{ ${bindings.getElements()[0]!.getText()} }`);
 }
 
 /**

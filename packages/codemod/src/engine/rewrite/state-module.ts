@@ -13,6 +13,7 @@ import { DEFAULT_STATE_TTL_SECONDS, MIN_STATE_KEY_BYTES, TARGET_SERVER_PACKAGE }
 import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
+import { layoutGeneratedImports } from './imports.js';
 
 export const STATE_MODULE_BASENAME = 'mcp-request-state';
 export const CODEC_EXPORT = 'requestStateCodec';
@@ -213,6 +214,7 @@ export function ensureGeneratedModule(project: Project, file: SourceFile, basena
   const onDisk = project.getFileSystem().fileExistsSync(target) ? project.addSourceFileAtPathIfExists(target) : undefined;
   if (onDisk) return onDisk;
   const module = project.createSourceFile(target, text(flavour), { overwrite: false });
+  layoutGeneratedImports(module);
   created.push(target);
   return module;
 }
