@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Project } from 'ts-morph';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject, migrateSource, migrateInputs } from '../src/index.js';
+import { migrateSource, migrateInputs } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { Reach, RewriteOutcome } from '../src/engine/model.js';
 import { TEST_DIR } from './find-helpers.js';
 

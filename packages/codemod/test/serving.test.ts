@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Project, ts } from 'ts-morph';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 

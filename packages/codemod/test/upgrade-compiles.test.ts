@@ -11,7 +11,7 @@ import { Project, ts } from 'ts-morph';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { Client } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 

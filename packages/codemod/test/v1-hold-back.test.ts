@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, TARGET_SERVER_PACKAGE, TODO_MARKER } from '@mcp-mrtr/surface';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 import { makeTempProject, removeTempProjects } from './temp-project.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import { pnpmPatterns, WorkspacePackages } from '../src/engine/workspace-packages.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';

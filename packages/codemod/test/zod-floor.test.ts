@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { migrateProject } from '../src/index.js';
+import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateProject } from '../../src/index.js';
+import { migrateProject } from '../shared-library-files.js';
 import type { MigrationResult } from '../../src/types.js';
 import { copiedPath, copyToTemp, removeTree, snapshotTree } from './copy-tree.js';
 import { REPO_ROOT, negativeCorpus, positiveControl } from './corpus.js';

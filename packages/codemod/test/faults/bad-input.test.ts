@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateProject } from '../../src/index.js';
+import { migrateProject } from '../shared-library-files.js';
 import type { FileResult, MigrationResult } from '../../src/types.js';
 import { initProjectRepo } from '../security/temp-project.js';
 import { legacyServer, legacyServerJs, ordinaryCode } from './sources.js';

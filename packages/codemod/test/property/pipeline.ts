@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { migrateProject } from '../../src/index.js';
+import { migrateProject } from '../shared-library-files.js';
 import type { FileResult, SiteResult } from '../../src/types.js';
 import { initProjectRepo } from '../security/temp-project.js';
 import { caseMarker, printModule, toolName, type GeneratedCase } from './generator.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrateProject } from '../../src/index.js';
+import { migrateProject } from '../shared-library-files.js';
 import type { MigrationResult } from '../../src/types.js';
 
 export const CODEMOD_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
