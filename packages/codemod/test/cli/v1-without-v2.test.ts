@@ -113,17 +113,28 @@ function migrate(root: string) {
   return { run, report, files: snapshot(root) };
 }
 
+let orderProject: { root: string; migrated: ReturnType<typeof migrate> } | undefined;
+
+/** The order server's project without v2, migrated once: the first two tests read the same run. */
+function migratedOrderProject(): { root: string; migrated: ReturnType<typeof migrate> } {
+  if (!orderProject) {
+    const root = v1Project({ v2Installed: false });
+    orderProject = { root, migrated: migrate(root) };
+  }
+  return orderProject;
+}
+
 beforeAll(() => assertBuilt());
 afterAll(() => cleanupProjects());
 
 describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () => {
   it('sees the types: a zod-inferred string and a plain interface are carried across the round, and the result compiles once v2 is installed', () => {
-    const root = v1Project({ v2Installed: false });
-    // the premise: from this project, the v1 SDK resolves and the v2 server package does not
+    const { root, migrated } = migratedOrderProject();
+    // the premise: from this project, the v1 SDK resolves and the v2 server package does not (the run installs nothing)
     expect(resolvesFrom(root, '@modelcontextprotocol/sdk/server/mcp.js')).toBe(true);
     expect(resolvesFrom(root, V2_SERVER)).toBe(false);
 
-    const { run, report } = migrate(root);
+    const { run, report } = migrated;
     expect(run.stdout).not.toContain('without type information');
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(report.summary).toMatchObject({ sitesMigrated: 2, sitesFlagged: 0, filesFailed: 0 });
@@ -138,7 +149,8 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
   });
 
   it('gives the same report and the same files as the same project with v2 installed', () => {
-    const without = migrate(v1Project({ v2Installed: false }));
+    // the run's report and files as they were written, before the first test installed v2
+    const without = migratedOrderProject().migrated;
     const withV2 = migrate(v1Project({ v2Installed: true }));
     expect(without.run.status).toBe(withV2.run.status);
     expect(without.run.stdout).toBe(withV2.run.stdout);
