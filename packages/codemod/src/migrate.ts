@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { discoverFiles, type Discovery } from './discover.js';
-import { testFilesOutside } from './tests-beside.js';
+import { testFilesOfRun } from './tests-beside.js';
 import type { FileResult, MigrateOptions, MigrationResult } from './types.js';
 import { loadRun } from './run/load.js';
 import { STAGES } from './run/stages.js';
@@ -25,8 +25,8 @@ export async function migrateProject(paths: string[], options: MigrateOptions = 
   // code directly: files of the run, so the rewrite sees their calls of a request helper (and drives
   // them) and the test-mock stage their mocks, instead of only finding them broken afterwards. Only
   // those that import a file holding a request are parsed (the pre-filter keeps the others aside).
-  const testsOutside = tsconfig && fs.existsSync(tsconfig) ? testFilesOutside(tsconfig, discovery.files, { cwd, ignore: options.ignore }) : [];
-  const inputs: SourceInput[] = [...discovery.files, ...testsOutside].map((file) => {
+  const tests = tsconfig && fs.existsSync(tsconfig) ? testFilesOfRun(tsconfig, paths, discovery.files, { cwd, ignore: options.ignore }) : { beside: undefined, outside: [] };
+  const inputs: SourceInput[] = [...discovery.files, ...tests.outside].map((file) => {
     try {
       return { path: file, bytes: fs.readFileSync(file) };
     } catch (error) {
@@ -34,7 +34,7 @@ export async function migrateProject(paths: string[], options: MigrateOptions = 
     }
   });
   // unit tests that mock a request the run migrated are read again when the run left them out of its project
-  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true, testMocks: { read: readText }, libraryFiles: shared.libraryFiles });
+  let result = await migrateInputs(inputs, { ...options, cwd }, { tsconfig, manifests: true, consumeInputs: true, testMocks: { read: readText }, libraryFiles: shared.libraryFiles, testsBeside: tests.beside });
   if (options.write) {
     const { applyResult } = await import('./fs/atomic-write.js');
     result = applyResult(result).result;

@@ -28,7 +28,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import type { ZodFloor } from '../engine/zod-floor.js';
-import { projectFileNames, testFilesBeside } from '../tests-beside.js';
+import { projectFileNames, testFilesBeside, type BesideOptions } from '../tests-beside.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { withTestMocksMarkedOnly } from './test-mocks.js';
@@ -54,7 +54,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
   if (changed.size === 0) return;
-  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits, { cwd: state.options.cwd, ignore: state.options.ignore });
+  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits, { cwd: state.options.cwd, ignore: state.options.ignore, walked: env.testsBeside });
   if (candidates.length === 0) return;
   const cwd = state.options.cwd ?? process.cwd();
   // Two more programs over the candidates and everything they import, beside the run's own project:
@@ -153,7 +153,7 @@ function changedOutputs(results: Map<string, FileResult>): Map<string, string> {
  * Files changed after verify, and every unchanged project or run file (not a declaration, not in
  * node_modules) with a relative import of a changed file.
  */
-function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>, discovery: { cwd?: string; ignore?: string[] }): Candidate[] {
+function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>, discovery: BesideOptions): Candidate[] {
   const known = new Set(changed.keys());
   const out: Candidate[] = [];
   for (const filePath of lateEdits) {

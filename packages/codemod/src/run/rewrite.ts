@@ -36,7 +36,7 @@ export async function rewriteStage(state: RunState): Promise<void> {
 function testsHeldOutside({ env, options, fileByPath, deferred, results }: RunState): string[] {
   if (!env.tsconfig || !fs.existsSync(env.tsconfig)) return [];
   const known = [...fileByPath.keys(), ...deferred.keys(), ...results.keys()];
-  return testFilesHeldOutsideRun(env.tsconfig, known, { cwd: options.cwd, ignore: options.ignore });
+  return testFilesHeldOutsideRun(env.tsconfig, known, { cwd: options.cwd, ignore: options.ignore, walked: env.testsBeside });
 }
 
 function once<T>(compute: () => T): () => T {

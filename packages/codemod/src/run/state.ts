@@ -98,6 +98,11 @@ export interface RunEnv {
   };
   /** Parsed declaration files shared with other runs (default: the run's own, shared by its projects). */
   libraryFiles?: LibraryFiles;
+  /**
+   * The test files beside the tsconfig (tests-beside.ts), when the caller has listed them: the
+   * rewrite and the importers check read them here instead of walking the folder again.
+   */
+  testsBeside?: readonly string[];
 }
 
 /** A file the run keeps on v1 (run/v1-hold-back.ts). */
