@@ -221,7 +221,7 @@ describe('the upgrade compiles: handler-context shapes and raw shapes are repair
 describe('the upgrade compiles: tool definitions of a low-level tools/list handler', () => {
   it('types an inline tools array through the handler and a module-level one as Tool[], and the file compiles', () => {
     const out = file('literal-tools.ts').output!;
-    expect(out).toContain(`import { type ListToolsResult, Server, type Tool } from '@modelcontextprotocol/server';`);
+    expect(out).toContain(`import {\n  type ListToolsResult,\n  Server,\n  type Tool,\n} from '@modelcontextprotocol/server';`);
     expect(out).toContain('const TOOLS: Tool[] = [');
     expect(out).toContain(`server.setRequestHandler('tools/list', async (): Promise<ListToolsResult> => ({`);
     // a handler that returns a local variable is left as written: TOOLS typed Tool[] already covers it

@@ -198,7 +198,7 @@ describe('a two-package npm workspace, not installed (no node_modules link, no b
   it("migrates the other package's request for the tool that reaches it by package name", () => {
     const site = file('packages/ask/src/confirm.ts').sites[0]!;
     expect([site.line, site.status, site.handler]).toEqual([7, 'migrated', 'purge']);
-    expect(file('packages/tools/src/guard.ts').output).toContain("confirmDeletion(server, `record ${id}`, ctx, key)");
+    expect(file('packages/tools/src/guard.ts').output).toContain("confirmDeletion(server, `record ${id}`, ctx, elicitationKey)");
     expect(file('packages/tools/src/server.ts').output).toContain("await guardPurge(server, id, ctx, 'guardPurge')");
     expect(result.summary.filesFailed).toBe(0);
   });

@@ -342,7 +342,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
 
     // the shared helper asks through ctx for both tools that use it
     expect(readOut('src/tools/confirm.ts')).toContain('inputRequired(');
-    expect(readOut('src/tools/confirm.ts')).toMatch(/export async function confirmDestructive\(server: McpServer, action: string, ctx: \w+, key: string\)/);
+    expect(readOut('src/tools/confirm.ts')).toMatch(/export async function confirmDestructive\(server: McpServer, action: string, ctx: \w+, replyKey: string\)/);
     expect(readOut('src/tools/notes.ts')).toMatch(/confirmDestructive\(server, [^\n]*, ctx, '\w+'\)/);
     expect(readOut('src/tools/notebooks.ts')).toMatch(/confirmDestructive\(server, `Archive \$\{notebook\.title\} and its \$\{notebook\.notes\.length\} notes`, ctx, '\w+'\)/);
     const test = readOut('test/tools.test.ts');
