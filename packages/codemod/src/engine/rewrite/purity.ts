@@ -78,8 +78,16 @@ function isAssignmentOperator(kind: SyntaxKind): boolean {
   return kind >= SyntaxKind.FirstAssignment && kind <= SyntaxKind.LastAssignment;
 }
 
-/** Assignment target declared inside `localScope` (a variable of the re-run code). */
+/**
+ * Assignment target declared inside `localScope` (a variable of the re-run code), or a property of
+ * a collection such a variable makes right there (`params['filter'] = v` after
+ * `const params = { ... }`; see `holdsFreshCollection`).
+ */
 function isLocalTarget(target: Node, localScope: Node): boolean {
+  if (Node.isPropertyAccessExpression(target) || Node.isElementAccessExpression(target)) {
+    const owner = target.getExpression();
+    return Node.isIdentifier(owner) && holdsFreshCollection(owner, localScope);
+  }
   if (Node.isIdentifier(target)) {
     const decl = declarationOf(target);
     return !!decl && decl.getPos() >= localScope.getPos() && decl.getEnd() <= localScope.getEnd();
@@ -126,8 +134,19 @@ function mutatesFreshLocal(call: Node & { getExpression(): Node }, localScope: N
   const callee = call.getExpression();
   if (!Node.isPropertyAccessExpression(callee) || !COLLECTION_MUTATORS.has(callee.getName())) return false;
   const receiver = callee.getExpression();
-  if (!Node.isIdentifier(receiver) || !isLocalTarget(receiver, localScope)) return false;
-  const decl = declarationOf(receiver);
+  return Node.isIdentifier(receiver) && holdsFreshCollection(receiver, localScope);
+}
+
+/**
+ * A `const` of the re-run code initialised with a collection made right there (`[]`, `{ ... }`,
+ * `new Map()`, `xs.filter(...)`): it is made again on every run, so changing it, or one of its own
+ * properties, is invisible outside. Only its own properties: a nested one (`p.inner.x = v`) may be
+ * an object from outside that the literal holds. Anything that could let it escape first (stored
+ * on a non-local, passed to a call that writes) is an effect of its own, found before this write.
+ */
+function holdsFreshCollection(id: Node, localScope: Node): boolean {
+  if (!isLocalTarget(id, localScope)) return false;
+  const decl = declarationOf(id);
   if (!decl || !Node.isVariableDeclaration(decl)) return false;
   // Reassigned elsewhere, it may hold someone else's collection by the time it is changed.
   if (decl.getVariableStatement()?.getDeclarationKind() !== 'const') return false;
@@ -138,7 +157,9 @@ function isFreshCollection(init: Node | undefined): boolean {
   let node = init;
   while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node) || Node.isSatisfiesExpression(node))) node = node.getExpression();
   if (!node) return false;
-  if (Node.isArrayLiteralExpression(node) || Node.isObjectLiteralExpression(node)) return true;
+  if (Node.isArrayLiteralExpression(node)) return true;
+  // A setter, or a prototype given with `__proto__`, would run code of its own on a property write.
+  if (Node.isObjectLiteralExpression(node)) return node.getProperties().every((p) => !Node.isSetAccessorDeclaration(p) && !(Node.isPropertyAssignment(p) && p.getName().replace(/^['"]|['"]$/g, '') === '__proto__'));
   if (Node.isNewExpression(node)) return /^(Map|Set|Array)$/.test(node.getExpression().getText());
   if (Node.isCallExpression(node)) {
     const callee = node.getExpression();
