@@ -13,6 +13,17 @@
  * input lines between the same two unchanged lines, and in it the line most like it (at least half
  * its words shared, the legacy signature of a migrated one). Occurrences rewritten from one block,
  * or one line, are allowed as many times as the input has it, never more than they occur.
+ *
+ * A handler's ask is the input's too when the input declared it the same way twice: two handlers
+ * each writing `const reply = await <…createMessage(…)…>` (with different arguments, or a different
+ * timeout wrapper around the call) migrate to the same read line `const reply = readSampling(ctx,
+ * 'reply');` and the same `inputRequired` line, because those lines carry only the declared name,
+ * the request method and the key named after it (keys stay per handler: a key must not depend on the
+ * file's other handlers, and the conformance scenarios expect `user_name` from the variable). The
+ * request's arguments, which differ, go to the `replyRequest` line, which is counted as any other.
+ * So a line made of nothing but a name and a method is allowed as many times as the input declares
+ * that name from that method, never more: a third copy, or a copy for a name or method the input
+ * declared once, still counts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,21 +40,14 @@ const MIN_LENGTH = 30;
  * function typed by overloads); 6 -> 3 when sibling functions stopped sharing generated lines
  * (generated names per function, helper parameters and requests named after what they ask,
  * exclusive branches sharing one key) and a line the input repeated in its legacy form counted as
- * the input's.
+ * the input's; 3 -> 1 when an ask the input declared the same way in two handlers counted as the
+ * input's (behaviour-request-timeout's two `reply` handlers).
  */
-const SIBLING_KEYS =
-  "two handlers the user wrote with one variable name (`reply`) each read and ask under the key that name gives; a key named after a neighbouring handler would change when one is added (a key is stable: it depends on its own handler only, and the conformance scenarios expect `user_name` from the variable)";
 const NEEDED: Array<{ fixture: string; line: string; why: string }> = [
   {
     fixture: 'reach-helper-tool-and-timer',
     line: "messages: [{ role: 'user', content: { type: 'text', text: `Summarise in one line: ${text}` } }],",
     why: 'the helper stays as written for its setInterval caller (flagged: timer code has no MRTR form, there is no client to ask) and the tool gets its own migrated copy; sharing the request would mean editing the flagged code the user still has to change',
-  },
-  { fixture: 'behaviour-request-timeout', line: "const reply = readSampling(ctx, 'reply');", why: SIBLING_KEYS },
-  {
-    fixture: 'behaviour-request-timeout',
-    line: "return inputRequired({ inputRequests: { reply: requireClientCapability(ctx, 'sampling', inputRequired.createMessage(replyRequest), server.server) } });",
-    why: SIBLING_KEYS,
   },
 ];
 
@@ -119,12 +123,64 @@ function blockCount(lines: string[], block: string): number {
   return count;
 }
 
+/** The request method each generated read helper and `inputRequired` builder stands for, by its legacy name. */
+const LEGACY_METHOD: Record<string, string> = {
+  readSampling: 'createMessage',
+  readElicitation: 'elicitInput',
+  readElicitResult: 'elicitInput',
+  readRoots: 'listRoots',
+  createMessage: 'createMessage',
+  elicit: 'elicitInput',
+};
+
+/**
+ * The ask a generated line is made of, as `name method`, when the line carries nothing else: the
+ * read line `const reply = readSampling(ctx, 'reply');` or the ask line `return inputRequired({
+ * inputRequests: { reply: requireClientCapability(ctx, 'sampling', inputRequired.createMessage(replyRequest), server.server) } });`.
+ * A line with anything more (state to carry, arguments of a request function) is not one.
+ */
+export function askOf(line: string): string | undefined {
+  const read = /^const (\w+) = (read\w+)\(ctx, '\w+'\);$/.exec(line);
+  if (read && LEGACY_METHOD[read[2]!]) return `${read[1]} ${LEGACY_METHOD[read[2]!]}`;
+  const ask = /^return inputRequired\(\{ inputRequests: \{ \w+: requireClientCapability\(ctx, '\w+', inputRequired\.(\w+)\((\w+)Request\)(?:, [\w.]+)?\) \} \}\);$/.exec(line);
+  if (ask && LEGACY_METHOD[ask[1]!]) return `${ask[2]} ${LEGACY_METHOD[ask[1]!]}`;
+  return undefined;
+}
+
+/**
+ * How many times the input declares each name from a request method, as `name method`: a
+ * `const|let|var NAME = await …` statement (to its end: a `;` or line break outside brackets) that
+ * calls `.createMessage(`, `.elicitInput(` or `.listRoots(`.
+ */
+export function legacyAsks(input: string): Map<string, number> {
+  const asks = new Map<string, number>();
+  for (const m of input.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*await\b/g)) {
+    const statement = statementFrom(input, m.index + m[0].length);
+    const method = /\.(createMessage|elicitInput|listRoots)\s*\(/.exec(statement)?.[1];
+    if (method) asks.set(`${m[1]} ${method}`, (asks.get(`${m[1]} ${method}`) ?? 0) + 1);
+  }
+  return asks;
+}
+
+/** The text from `start` to the end of its statement: a `;`, or a line break after some text, outside brackets. */
+function statementFrom(text: string, start: number): string {
+  let depth = 0;
+  for (let k = start; k < text.length; k++) {
+    const c = text[k]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    if (depth < 0 || (depth === 0 && (c === ';' || (c === '\n' && text.slice(start, k).trim() !== '')))) return text.slice(start, k);
+  }
+  return text.slice(start);
+}
+
 /** Lines `output` repeats beyond what `input` had, with how many extra occurrences each. */
 export function repeatedLines(input: string, output: string): Array<{ line: string; extra: number }> {
   const before = lineCounts(input);
   const inputLines = trimmedLines(input);
   const outputLines = trimmedLines(output);
   const origins = rewrittenFrom(inputLines, outputLines);
+  const asks = legacyAsks(input);
   const repeated: Array<{ line: string; extra: number }> = [];
   for (const [line, count] of lineCounts(output)) {
     let allowed = Math.max(1, before.get(line) ?? 0);
@@ -139,6 +195,8 @@ export function repeatedLines(input: string, output: string): Array<{ line: stri
       });
       for (const [block, times] of perBlock) allowed = Math.max(allowed, Math.min(times, blockCount(inputLines, block)));
       for (const [from, times] of perLine) allowed = Math.max(allowed, Math.min(times, blockCount(inputLines, from)));
+      const ask = askOf(line);
+      if (ask !== undefined) allowed = Math.max(allowed, Math.min(count, asks.get(ask) ?? 0));
     }
     if (count > allowed) repeated.push({ line, extra: count - allowed });
   }
@@ -176,6 +234,43 @@ describe('repeated lines in generated code', () => {
     // two different legacy lines rewritten to one line: each is a line the input did not repeat
     const other = 'async execute(): Promise<GetPromptResult> {';
     expect(repeatedLines(`class A {\n${legacy}\nreturn a;\n}\nclass B {\n${other}\nreturn b;\n}\n`, copies(migrated))).toEqual([{ line: migrated, extra: 1 }]);
+  });
+
+  it('counts an ask the input declared the same way in two handlers once per declaration, and no more', () => {
+    const legacy = (name: string, method: string, text: string): string => `const ${name} = await withTimeout(\n  server.server.${method}({ messages: [{ role: 'user', content: { type: 'text', text: '${text}' } }] }),\n  30_000,\n);`;
+    const read = "const reply = readSampling(ctx, 'reply');";
+    const ask = "return inputRequired({ inputRequests: { reply: requireClientCapability(ctx, 'sampling', inputRequired.createMessage(replyRequest), server.server) } });";
+    const migrated = (text: string): string => `const replyRequest = { messages: [{ role: 'user', content: { type: 'text', text: '${text}' } }] };\n${read}\nif (reply === undefined) {\n${ask}\n}`;
+    const handlers = (...bodies: string[]): string => bodies.map((b, k) => `server.registerTool('t${k}', async () => {\n${b}\nreturn done(reply);\n});`).join('\n');
+    // two handlers, each declaring `reply` from createMessage with its own request: the input's
+    expect(repeatedLines(handlers(legacy('reply', 'createMessage', 'headline'), legacy('reply', 'createMessage', 'tagline')), handlers(migrated('headline'), migrated('tagline')))).toEqual([]);
+    // a third copy the input did not declare still counts
+    expect(repeatedLines(handlers(legacy('reply', 'createMessage', 'headline'), legacy('reply', 'createMessage', 'tagline')), handlers(migrated('headline'), migrated('tagline'), migrated('slogan')))).toEqual(
+      expect.arrayContaining([{ line: read, extra: 1 }, { line: ask, extra: 1 }]),
+    );
+    // another name or another method in the second handler: the repeated lines are the migration's
+    // (the elicitation written without the wrapper: a line the input repeats counts as the input's by the rule above)
+    for (const second of [legacy('answer', 'createMessage', 'tagline'), "const reply = await server.server.elicitInput({ message: 'tagline', requestedSchema });"]) {
+      expect(repeatedLines(handlers(legacy('reply', 'createMessage', 'headline'), second), handlers(migrated('headline'), migrated('tagline')))).toEqual([
+        { line: read, extra: 1 },
+        { line: ask, extra: 1 },
+      ]);
+    }
+    // one declaration, its read line written twice (say once per phase): a repeat
+    expect(repeatedLines(handlers(legacy('reply', 'createMessage', 'headline')), handlers(`${migrated('headline')}\n${read}`))).toEqual([{ line: read, extra: 1 }]);
+  });
+
+  it("reads an ask from a line made of nothing but a name and a method, and a declaration's method to its statement's end", () => {
+    expect(askOf("const reply = readSampling(ctx, 'reply');")).toBe('reply createMessage');
+    expect(askOf("return inputRequired({ inputRequests: { name: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(nameRequest)) } });")).toBe('name elicitInput');
+    // carrying state or a request function's arguments: the line is more than the ask
+    expect(askOf("return inputRequired({ inputRequests: { name: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(nameRequest(purpose))) } });")).toBeUndefined();
+    expect(askOf("return inputRequired({ inputRequests: { name: requireClientCapability(ctx, 'elicitation', inputRequired.elicit(nameRequest)) }, requestState: await mint(state) });")).toBeUndefined();
+    const input = "const a = await Promise.race([\n  server.server.createMessage(params),\n  timeout,\n]);\nconst b = await fetchIt();\nserver.server.elicitInput(x);\nlet c: Reply = await ctx.mcpReq.elicitInput(y);";
+    expect([...legacyAsks(input)]).toEqual([
+      ['a createMessage', 1],
+      ['c elicitInput', 1],
+    ]);
   });
 
   it('across fixtures/cases outputs: 0, beside the repeats the migration needs', () => {
