@@ -69,6 +69,11 @@ export interface FileResult {
   notes?: string[];
   /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing), 1-based in the original text. */
   suppressionsWithoutReason?: Array<{ line: number; column: number }>;
+  /**
+   * Set on a file outside the paths the run was given that it writes anyway: why (the project's
+   * tsconfig holds it and the migration broke its types; the repair changes types only).
+   */
+  outsidePaths?: string;
 }
 
 export interface PackageJsonChange {

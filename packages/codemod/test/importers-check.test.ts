@@ -1,10 +1,11 @@
 /**
  * Files the run does not change but can break: a unit test outside the migrated paths, and a file
  * of the run the pre-filter keeps aside, each importing a module the v1-to-v2 upgrade changed. With
- * the upgraded module a `CallToolResult`'s `structuredContent` is `unknown` (v1: an object), so
- * their reads of it no longer typecheck: each is reported at its line with the compiler's message
- * and the changed file it imports (a flagged site: exit 1); the file of the run gets a marker, the
- * one outside it is not written. A test file beside the tsconfig that it does not include is a file
+ * the upgraded module a `CallToolResult`'s `_meta.progressToken` is `unknown` (v1: a string or a
+ * number), so their typed reads of it no longer typecheck, and no type-only repair covers that
+ * (`structuredContent` reads are repaired: v1-declared-types.test.ts): each is reported at its line
+ * with the compiler's message and the changed file it imports (a flagged site: exit 1); the file of
+ * the run gets a marker, the one outside it is not written. A test file beside the tsconfig that it does not include is a file
  * of the run (its marker written), unless .gitignore covers it. A file importing the same module
  * that still typechecks gets no entry.
  */
@@ -16,6 +17,7 @@ import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
+import { IMPORTER_TYPE_ERROR_ADVICE } from '../src/run/importers-check.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -46,15 +48,19 @@ export function createServer() {
 const REPORT = `import { summary } from './format.js';
 
 export function lengthOf(text: string): number {
-  return summary(text).structuredContent?.length as number;
+  return summary(text)._meta?.progressToken === undefined ? 0 : text.length;
+}
+
+export function tokenOf(text: string): string | number | undefined {
+  return summary(text)._meta?.progressToken;
 }
 `;
 
 const UNIT_TEST = `import { summary } from '../src/format.js';
 
-// reads the structured content the way a v1 result types it
+// reads the progress token the way a v1 result types it
 const result = summary('abc');
-export const length: unknown = result.structuredContent?.length;
+export const token: string | number | undefined = result._meta?.progressToken;
 `;
 
 const STILL_FINE = `import { summary } from '../src/format.js';
@@ -108,10 +114,9 @@ describe('importers of changed files are typechecked and reported', () => {
     expect(test!.sites).toHaveLength(1);
     const [site] = test!.sites;
     expect(site).toMatchObject({ line: 5, method: 'type-error', status: 'flagged' });
-    expect(site!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339: Property 'length' does not exist on type/);
-    expect(site!.snippet).toContain('result.structuredContent?.length');
-    // the compiler says "on type '{}'": the advice names the v2 change behind it
-    expect(site!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown \(v1: an object\)/);
+    expect(site!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2322: Type 'unknown' is not assignable to type 'string \| number \| undefined'/);
+    expect(site!.snippet).toContain('result._meta?.progressToken');
+    expect(site!.advice).toBe(IMPORTER_TYPE_ERROR_ADVICE);
   });
 
   it('a test file the tsconfig does not include is a file of the run: checked too, reported the same way, with a marker above the line', () => {
@@ -119,7 +124,7 @@ describe('importers of changed files are typechecked and reported', () => {
     expect(outside, JSON.stringify(result.files.map((f) => f.path))).toBeDefined();
     expect(outside!.status).toBe('flagged');
     expect(outside!.sites.map((s) => [s.line, s.method])).toEqual([[5, 'type-error']]);
-    expect(outside!.sites[0]!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2339/);
+    expect(outside!.sites[0]!.reason).toMatch(/^the migration changed src\/format\.ts, which this file imports, and this line no longer typechecks: TS2322/);
     const lines = outside!.output!.split('\n');
     expect(lines[4]).toMatch(new RegExp(`^// ${TODO_MARKER}\\(the migration changed src/format\\.ts`));
     expect([...lines.slice(0, 4), ...lines.slice(5)].join('\n')).toBe(UNIT_TEST);
@@ -134,11 +139,11 @@ describe('importers of changed files are typechecked and reported', () => {
   it('a file of the run the pre-filter kept aside is reported the same way, with a marker above the line and nothing else changed', () => {
     const report = file('src/report.ts');
     expect(report?.status).toBe('flagged');
-    expect(report!.sites.map((s) => [s.line, s.method])).toEqual([[4, 'type-error']]);
-    expect(report!.sites[0]!.advice).toMatch(/^v2 types CallToolResult\.structuredContent as unknown/);
+    expect(report!.sites.map((s) => [s.line, s.method])).toEqual([[8, 'type-error']]);
+    expect(report!.sites[0]!.advice).toBe(IMPORTER_TYPE_ERROR_ADVICE);
     const lines = report!.output!.split('\n');
-    expect(lines[3]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(the migration changed src/format\\.ts, which this file imports, and this line no longer typechecks: TS2339`));
-    expect([...lines.slice(0, 3), ...lines.slice(4)].join('\n')).toBe(REPORT);
+    expect(lines[7]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(the migration changed src/format\\.ts, which this file imports, and this line no longer typechecks: TS2322`));
+    expect([...lines.slice(0, 7), ...lines.slice(8)].join('\n')).toBe(REPORT);
   });
 
   it('an importer that still typechecks gets no entry; the flagged sites are counted', () => {

@@ -11,7 +11,10 @@
  * - tool definitions of a low-level `tools/list` handler written as object literals are typed
  *   `ListToolsResult` / `Tool[]` (`upgrade-list-results.ts`);
  * - the project's own wrapper of `server.tool` (the bound original and the replaced member) follows
- *   the calls' rename to `registerTool` (`upgrade-wrapped-registration.ts`).
+ *   the calls' rename to `registerTool` (`upgrade-wrapped-registration.ts`);
+ * - a read of a result property v2 declares wider than v1 (`structuredContent`, a tool's
+ *   `outputSchema`) that no longer compiles is asserted back to v1's declared type, a change of
+ *   types only (`v1-declared-types.ts`).
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
@@ -19,6 +22,7 @@ import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/state-module.js';
 import { typeToolListResults } from './upgrade-list-results.js';
 import { renameWrappedRegistrations } from './upgrade-wrapped-registration.js';
+import { assertV1DeclaredTypes, errorStartsOf } from './v1-declared-types.js';
 
 /** v1 handler-context properties and where v2's `ServerContext` has them. */
 export const CONTEXT_PROPERTIES: Record<string, string> = {
@@ -43,6 +47,7 @@ export function repairUpgrade(sourceFile: SourceFile): string[] {
   notes.push(...wrapRawShapes(sourceFile));
   notes.push(...typeToolListResults(sourceFile));
   notes.push(...renameWrappedRegistrations(sourceFile));
+  notes.push(...assertV1DeclaredTypes(sourceFile, () => errorStartsOf(sourceFile)));
   return notes;
 }
 

@@ -44,6 +44,8 @@ export interface JsonFile {
   notes?: string[];
   /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing). */
   suppressionsWithoutReason?: Array<{ line: number; column: number }>;
+  /** Written outside the paths the run was given: why. */
+  outsidePaths?: string;
   sites: JsonSite[];
 }
 
@@ -83,6 +85,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
       ...(file.error ? { error: file.error } : {}),
       ...(file.notes ? { notes: file.notes } : {}),
       ...(file.suppressionsWithoutReason ? { suppressionsWithoutReason: file.suppressionsWithoutReason } : {}),
+      ...(file.outsidePaths ? { outsidePaths: file.outsidePaths } : {}),
       sites: file.sites.map((site) => ({
         line: site.line,
         column: site.column,

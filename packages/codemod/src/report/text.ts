@@ -149,7 +149,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     const created = result.files.filter((f) => needsWrite(f) && f.status === 'created');
     if (changed.length > 0) {
       out.push('', c.bold(`Files ${would ? 'that would change' : 'changed'} (${changed.length}):`));
-      for (const f of changed) out.push(`  ${rel(f.path)}`);
+      for (const f of changed) out.push(`  ${rel(f.path)}${f.outsidePaths ? c.dim(`  (outside the given paths: ${f.outsidePaths})`) : ''}`);
     }
     if (created.length > 0) {
       out.push('', c.bold(`Files ${would ? 'that would be created' : 'created'} (${created.length}):`));

@@ -29,6 +29,7 @@ import type { FileResult, SiteResult } from '../types.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import type { ZodFloor } from '../engine/zod-floor.js';
 import { projectFileNames, testFilesBeside, type BesideOptions } from '../tests-beside.js';
+import { outsidePathsReason, repairWidenedReads } from './importer-repairs.js';
 import { createProject } from './load.js';
 import type { RunState } from './state.js';
 import { withTestMocksMarkedOnly } from './test-mocks.js';
@@ -68,6 +69,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     return;
   }
   const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles, state.zodRaised);
+  const held = new Set(projectFileNames(env.tsconfig));
   for (const checkedCandidate of candidates) {
     let candidate = checkedCandidate;
     let errors = found.get(candidate.path);
@@ -82,6 +84,14 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
       rewritten = false;
       if (errors.length === 0) continue;
     }
+    // a file of the run, or one the tsconfig holds: the run may write its type-only repair
+    const outside = !results.has(candidate.path);
+    const repair = !outside || held.has(candidate.path) ? repairWidenedReads(checked, candidate.after, errors, beforeKeys.get(candidate.path)!) : undefined;
+    if (repair) {
+      candidate = { ...candidate, after: repair.text };
+      errors = repair.errors;
+    }
+    const repaired = repair ? { notes: repair.notes, ...(outside ? { outsidePaths: outsidePathsReason(env.tsconfig, cwd, repair.notes.length) } : {}) } : undefined;
     const lines = buildLineMap(candidate.before, candidate.after);
     const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, rewritten, cwd, e), advice: v2TypeHint(checked, e.start) ?? IMPORTER_TYPE_ERROR_ADVICE }));
     const sites = reasoned.map(({ error: e, reason, advice }): SiteResult => ({
@@ -94,8 +104,8 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
       snippet: e.snippet,
     }));
     const file = results.get(candidate.path);
-    const marked = file ? markedText(checked, reasoned) : undefined;
-    results.set(candidate.path, withSites(file, candidate, sites, marked));
+    const marked = file && sites.length > 0 ? markedText(checked, reasoned) : undefined;
+    results.set(candidate.path, withSites(file, candidate, sites, marked ?? (repaired ? candidate.after : undefined), repaired));
   }
 }
 
@@ -205,17 +215,20 @@ function importerReason(candidate: Candidate, rewritten: boolean, cwd: string, e
 }
 
 /**
- * The file's result with the sites (and the marked text) added; a file outside the run gets one with
- * its text as read and no output (never written).
+ * The file's result with the sites (and the marked or repaired text) added; a file outside the run
+ * gets one with its text as read and no output (never written), unless it was repaired.
  */
-function withSites(file: FileResult | undefined, candidate: Candidate, sites: SiteResult[], marked: string | undefined): FileResult {
-  if (!file) return { path: candidate.path, status: 'flagged', sites, original: candidate.before };
+function withSites(file: FileResult | undefined, candidate: Candidate, sites: SiteResult[], output: string | undefined, repaired: { notes: string[]; outsidePaths?: string } | undefined): FileResult {
+  if (!file && !repaired) return { path: candidate.path, status: 'flagged', sites, original: candidate.before };
+  if (!file) return { path: candidate.path, status: 'changed', sites, original: candidate.before, output: candidate.after, notes: repaired!.notes, ...(repaired!.outsidePaths ? { outsidePaths: repaired!.outsidePaths } : {}) };
   const all = [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column);
+  const notes = [...(file.notes ?? []), ...(repaired?.notes ?? [])];
   return {
     ...file,
     original: file.original ?? candidate.before,
-    ...(marked !== undefined ? { output: marked } : {}),
-    status: file.status === 'unchanged' ? 'flagged' : file.status,
+    ...(output !== undefined ? { output } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
+    status: file.status !== 'unchanged' ? file.status : sites.length > 0 ? 'flagged' : 'changed',
     sites: all,
   };
 }
