@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { STATE_MODULE_BASENAME } from './rewrite/state-module.js';
+import { TEST_SETUP_BASENAME } from './generated-names.js';
 
 /** Config file names vitest reads, in its own order of precedence (vitest.config before vite.config). */
 const CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((base) => ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].map((ext) => `${base}${ext}`));
@@ -18,8 +18,6 @@ const CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((base) => ['.ts', 
 /** Config file names jest reads, in its own order (jest.config.json is JSON, edited like package.json's "jest"). */
 const JEST_CONFIG_NAMES = ['.js', '.ts', '.mjs', '.cjs'].map((ext) => `jest.config${ext}`);
 
-/** Not `${STATE_MODULE_BASENAME}.*`: the report tells the state modules by that name. */
-export const TEST_SETUP_BASENAME = `${STATE_MODULE_BASENAME}-key.test-setup`;
 
 /** Candidate vitest config paths of a package folder, in precedence order. */
 export function vitestConfigCandidates(dir: string): string[] {

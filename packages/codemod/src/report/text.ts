@@ -9,8 +9,7 @@ import type { MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
-import { STATE_MODULE_BASENAME, previousKeyEnv } from '../engine/rewrite/state-module.js';
-import { TEST_SETUP_BASENAME } from '../engine/test-state-key.js';
+import { STATE_MODULE_BASENAME, TEST_SETUP_BASENAME, previousKeyEnv } from '../engine/generated-names.js';
 
 export type FormatterOutcome =
   | { kind: 'ran'; tool: string; files: number }

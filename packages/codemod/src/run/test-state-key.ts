@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_STATE_KEY_ENV } from '@mcp-mrtr/surface';
 import { packageDirWithin } from '../engine/package-dir.js';
-import { STATE_MODULE_BASENAME } from '../engine/rewrite/state-module.js';
+import { STATE_MODULE_BASENAME } from '../engine/generated-names.js';
 import { isJestConfig, jestConfigCandidates, namesSetupFile, setupFileName, setupFileText, vitestConfigCandidates, withJestSetupFile, withJestSetupFileInPackageJson, withSetupFile } from '../engine/test-state-key.js';
 import type { FileResult, PackageJsonChange } from '../types.js';
 import type { RunState } from './state.js';

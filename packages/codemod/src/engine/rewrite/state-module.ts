@@ -14,8 +14,8 @@ import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { layoutGeneratedImports } from './imports.js';
+import { STATE_MODULE_BASENAME, previousKeyEnv } from '../generated-names.js';
 
-export const STATE_MODULE_BASENAME = 'mcp-request-state';
 export const CODEC_EXPORT = 'requestStateCodec';
 export const DIGEST_EXPORT = 'argumentsDigest';
 
@@ -34,11 +34,6 @@ function moduleExtension(file: SourceFile, flavour: ModuleFlavour): string {
   const ext = path.extname(file.getFilePath());
   if (flavour === 'ts') return ext === '.mts' ? '.mts' : '.ts';
   return ext === '.cjs' || ext === '.mjs' ? ext : '.js';
-}
-
-/** Name of the variable that holds the keys a server still accepts but no longer mints with. */
-export function previousKeyEnv(keyEnv: string): string {
-  return `${keyEnv}_PREVIOUS`;
 }
 
 /**
