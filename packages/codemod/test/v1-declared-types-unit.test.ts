@@ -64,3 +64,13 @@ describe('v2TypeHint', () => {
     expect(v2TypeHint(sf, sf.getText().indexOf('call()'))).toBeUndefined();
   });
 });
+
+describe('assertV1DeclaredTypes on a v2 client result', () => {
+  it('repairs a read of the structuredContent `callTool` returns', () => {
+    const sf = file(`import type { Client } from '@modelcontextprotocol/client';\ndeclare const client: Client;\nexport const f = async () => (await client.callTool({ name: 'x' })).structuredContent?.metadata;\n`);
+    expect(errorStartsOf(sf)).toHaveLength(1);
+    expect(assertV1DeclaredTypes(sf, () => errorStartsOf(sf))).toHaveLength(1);
+    expect(sf.getFullText()).toContain(`((await client.callTool({ name: 'x' })).structuredContent as { [key: string]: unknown } | undefined)?.metadata`);
+    expect(errorStartsOf(sf)).toEqual([]);
+  });
+});
