@@ -55,7 +55,9 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
   if (changed.size === 0) return;
-  const candidates = candidatesOf(env.tsconfig, results, changed, state.lateEdits, { cwd: state.options.cwd, ignore: state.options.ignore, walked: env.testsBeside });
+  // the tsconfig's files: candidates, and the files outside the run it may write a type-only repair into
+  const held = new Set(projectFileNames(env.tsconfig));
+  const candidates = candidatesOf(env.tsconfig, held, results, changed, state.lateEdits, { cwd: state.options.cwd, ignore: state.options.ignore, walked: env.testsBeside });
   if (candidates.length === 0) return;
   const cwd = state.options.cwd ?? process.cwd();
   // Two more programs over the candidates and everything they import, beside the run's own project:
@@ -69,7 +71,6 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     return;
   }
   const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles, state.zodRaised);
-  const held = new Set(projectFileNames(env.tsconfig));
   for (const checkedCandidate of candidates) {
     let candidate = checkedCandidate;
     let errors = found.get(candidate.path);
@@ -163,7 +164,7 @@ function changedOutputs(results: Map<string, FileResult>): Map<string, string> {
  * Files changed after verify, and every unchanged project or run file (not a declaration, not in
  * node_modules) with a relative import of a changed file.
  */
-function candidatesOf(tsconfig: string, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>, discovery: BesideOptions): Candidate[] {
+function candidatesOf(tsconfig: string, held: ReadonlySet<string>, results: Map<string, FileResult>, changed: Map<string, string>, lateEdits: ReadonlySet<string>, discovery: BesideOptions): Candidate[] {
   const known = new Set(changed.keys());
   const out: Candidate[] = [];
   for (const filePath of lateEdits) {
@@ -172,7 +173,7 @@ function candidatesOf(tsconfig: string, results: Map<string, FileResult>, change
     out.push({ path: filePath, before: file.original, after: file.output, imports: relativeImports(filePath, file.original, known) });
   }
   const seen = new Set([...changed.keys(), ...out.map((c) => c.path)]);
-  for (const filePath of [...new Set([...projectFileNames(tsconfig), ...results.keys(), ...testFilesBeside(tsconfig, discovery)])].sort()) {
+  for (const filePath of [...new Set([...held, ...results.keys(), ...testFilesBeside(tsconfig, discovery)])].sort()) {
     if (seen.has(filePath) || filePath.includes(`${path.sep}node_modules${path.sep}`) || /\.d\.[cm]?ts$/.test(filePath)) continue;
     const result = results.get(filePath);
     if (result && (result.status === 'failed' || result.status === 'skipped')) continue;
