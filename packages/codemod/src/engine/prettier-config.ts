@@ -5,6 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import micromatch from 'micromatch';
+import { parse as parseYaml } from 'yaml';
+import { editorconfigOptionsFor } from './editorconfig.js';
 
 const PRETTIER_CONFIG_FILES = [
   '.prettierrc',
@@ -44,6 +47,8 @@ export interface PrettierLayout {
   semi?: boolean;
   singleQuote?: boolean;
   trailingComma?: string;
+  /** set when no prettier configuration applies and these come from an `.editorconfig` alone: the project may not run prettier, so what it leaves unset is the file's own */
+  onlyEditorconfig?: true;
 }
 
 /** The directory whose prettier configuration applies to `start`, searching upwards. */
@@ -56,26 +61,59 @@ export function findPrettierConfigDir(start: string, files: ConfigFiles = DISK):
 }
 
 /**
- * The layout options of the configuration that applies to `start`, or undefined when no
- * configuration does. A configuration the engine does not read (JavaScript, JSON5, TOML, a
- * shared config named in package.json) gives `{}`: prettier's defaults, which is what it has where it
- * does not set them. Top-level options only (an `overrides` entry for some files is not applied).
+ * The layout options prettier would use for `file`, or undefined when no configuration applies: the
+ * configuration found upwards from its directory with its `overrides` whose `files` match it
+ * (prettier's matching: globs relative to the configuration's directory, a glob without `/` matching
+ * the file's name at any depth, `excludeFiles` taking files out), over the `.editorconfig` properties
+ * prettier maps (max_line_length, indent_style, indent_size, tab_width, quote_type). A configuration
+ * the engine does not read (JavaScript, JSON5, TOML, a shared config named in package.json) gives
+ * prettier's defaults where the `.editorconfig` sets nothing.
  */
-export function prettierLayoutFor(start: string, files: ConfigFiles = DISK): PrettierLayout | undefined {
-  const dir = findPrettierConfigDir(start, files);
-  if (dir === undefined) return undefined;
-  // prettier's own search order within one directory: package.json first, then the rc files
+export function prettierLayoutFor(file: string, files: ConfigFiles = DISK): PrettierLayout | undefined {
+  const fromEditorconfig = editorconfigOptionsFor(file, files);
+  const dir = findPrettierConfigDir(path.dirname(path.resolve(file)), files);
+  if (dir === undefined) return fromEditorconfig && { ...layoutOf(fromEditorconfig), onlyEditorconfig: true };
+  const { overrides, ...options } = readConfig(dir, files);
+  const relative = path.relative(dir, path.resolve(file));
+  for (const override of Array.isArray(overrides) ? (overrides as unknown[]) : []) {
+    if (overrideApplies(override, relative)) Object.assign(options, (override as { options?: object }).options);
+  }
+  return layoutOf({ ...fromEditorconfig, ...options });
+}
+
+/** The options written in the configuration of `dir`, in prettier's search order within one directory: package.json first, then the rc files. */
+function readConfig(dir: string, files: ConfigFiles): Record<string, unknown> {
   const fromPackage = packagePrettierKey(dir, files);
-  if (fromPackage !== undefined) return layoutOf(typeof fromPackage === 'object' && fromPackage !== null ? (fromPackage as Record<string, unknown>) : {});
+  if (fromPackage !== undefined) return asRecord(fromPackage) ?? {};
   const file = PRETTIER_CONFIG_FILES.find((f) => files.fileExistsSync(path.join(dir, f)))!;
   if (!/^\.prettierrc(\.json|\.ya?ml)?$/.test(file)) return {};
-  let text: string;
   try {
-    text = files.readFileSync(path.join(dir, file), 'utf8');
+    const text = files.readFileSync(path.join(dir, file), 'utf8');
+    // an `.prettierrc` without extension is YAML or JSON (JSON is YAML's subset)
+    return asRecord(file === '.prettierrc.json' ? JSON.parse(text) : parseYaml(text)) ?? {};
   } catch {
     return {};
   }
-  return layoutOf(parseJson(text) ?? topLevelYamlScalars(text));
+}
+
+/** Whether an `overrides` entry is for the file at `relative` (to the configuration's directory), with prettier's own glob matching. */
+function overrideApplies(override: unknown, relative: string): boolean {
+  const entry = asRecord(override);
+  if (!entry || (typeof entry.files !== 'string' && !Array.isArray(entry.files))) return false;
+  const patterns = ([] as unknown[]).concat(entry.files).filter((p): p is string => typeof p === 'string');
+  const excluded = ([] as unknown[]).concat(entry.excludeFiles ?? []).filter((p): p is string => typeof p === 'string');
+  const ignore = excluded.length > 0 ? excluded : undefined;
+  // micromatch's basename option matches every pattern against the name alone: prettier uses it only for patterns without a slash
+  const withoutSlash = patterns.filter((p) => !p.includes('/'));
+  const withSlash = patterns.filter((p) => p.includes('/'));
+  return (
+    (withoutSlash.length > 0 && micromatch.isMatch(relative, withoutSlash, { ignore, basename: true, dot: true })) ||
+    (withSlash.length > 0 && micromatch.isMatch(relative, withSlash, { ignore, basename: false, dot: true }))
+  );
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : undefined;
 }
 
 function packagePrettierKey(dir: string, files: ConfigFiles): unknown {
@@ -86,28 +124,6 @@ function packagePrettierKey(dir: string, files: ConfigFiles): unknown {
   } catch {
     return undefined; // unreadable package.json: keep looking
   }
-}
-
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * `printWidth: 100` lines at the top level of a YAML file (an `.prettierrc` that is not JSON is
- * YAML): the options read here are plain scalars, and an indented line belongs to a nested entry.
- */
-function topLevelYamlScalars(text: string): Record<string, unknown> {
-  const options: Record<string, unknown> = {};
-  for (const m of text.matchAll(/^["']?(\w+)["']?\s*:\s*["']?([\w.-]+)["']?\s*,?\s*(?:#.*)?$/gm)) {
-    const raw = m[2]!;
-    options[m[1]!] = raw === 'true' ? true : raw === 'false' ? false : /^\d+$/.test(raw) ? Number(raw) : raw;
-  }
-  return options;
 }
 
 function layoutOf(options: Record<string, unknown>): PrettierLayout {

@@ -64,6 +64,22 @@ describe('ensureNamedImports: line length', () => {
     expect(ensured(text, ['inputRequired'], [], yaml)).toBe(`import {\n\tinputRequired,\n\tMcpServer,\n} from '${SERVER}';\n${REST}`);
   });
 
+  it("follows a prettier override for the file and, with no prettier configuration, the .editorconfig's section for it", () => {
+    const text = `import { McpServer } from '${SERVER}';\n${REST}`;
+    const broken = `import {\n  type ElicitRequestFormParams,\n  inputRequired,\n  McpServer,\n} from '${SERVER}';\n${REST}`;
+    const oneLine = `import { type ElicitRequestFormParams, inputRequired, McpServer } from '${SERVER}';\n${REST}`;
+    const override = { '/proj/.prettierrc.json': JSON.stringify({ overrides: [{ files: 'src/**/*.ts', options: { printWidth: 120 } }] }) };
+    expect(ensured(text, ['inputRequired'], ['ElicitRequestFormParams'], override)).toBe(oneLine);
+    expect(ensured(text, ['inputRequired'], ['ElicitRequestFormParams'], override, '/proj/lib/a.ts')).toBe(broken);
+    const editorconfig = { '/proj/.editorconfig': '[*.ts]\nmax_line_length = 120\nindent_style = tab\n[*.md]\nmax_line_length = 40\n' };
+    expect(ensured(text, ['inputRequired'], ['ElicitRequestFormParams'], editorconfig)).toBe(oneLine);
+    expect(ensured(text, ['inputRequired', 'isInputRequiredResult'], ['ElicitRequestFormParams', 'ServerContext'], editorconfig)).toMatch(/^import \{\n\ttype ElicitRequestFormParams,\n/);
+    // an .editorconfig without a width leaves the file's own rule: its longest one-line import (111 characters) still fits
+    const own = "import { appendFile, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';\n";
+    const tabsOnly = { '/proj/.editorconfig': '[*]\nindent_style = tab\n' };
+    expect(ensured(`import { McpServer } from '${SERVER}';\n${own}`, ['inputRequired'], ['ElicitRequestFormParams'], tabsOnly)).toBe(`import { type ElicitRequestFormParams, inputRequired, McpServer } from '${SERVER}';\n${own}`);
+  });
+
   it('never breaks a list of one name, however long', () => {
     const text = `${REST}`;
     const out = ensured(text, ['aVeryLongExportedNameThatNoPrintWidthOfEightyCharactersCouldHold']);

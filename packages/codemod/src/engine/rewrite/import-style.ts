@@ -4,7 +4,6 @@
  * (prettier's layout), with the project's prettier options where it configures them and the
  * file's own quotes, semicolons and indentation where it does not.
  */
-import path from 'node:path';
 import { Node, type Project, type SourceFile } from 'ts-morph';
 import { prettierLayoutFor, type PrettierLayout } from '../prettier-config.js';
 import { indentUnit } from '../text-edits.js';
@@ -101,21 +100,25 @@ export function useGeneratedModuleStyle(module: SourceFile): void {
   styles.set(module, { ...readImportStyle(module, prettier), printWidth: prettier?.printWidth ?? DEFAULT_PRINT_WIDTH });
 }
 
-/** The prettier options for the file's directory, looked up once per directory of a run, through the project's file system. */
+/**
+ * The prettier options for the file (its directory's configuration, with the overrides and
+ * `.editorconfig` sections that match its name), looked up once per file of a run, through the
+ * project's file system.
+ */
 function prettierLayoutOf(file: SourceFile): PrettierLayout | undefined {
   const project = file.getProject();
-  let byDir = layouts.get(project);
-  if (!byDir) layouts.set(project, (byDir = new Map()));
-  const dir = path.dirname(file.getFilePath());
-  if (!byDir.has(dir)) byDir.set(dir, prettierLayoutFor(dir, project.getFileSystem()));
-  return byDir.get(dir);
+  let byFile = layouts.get(project);
+  if (!byFile) layouts.set(project, (byFile = new Map()));
+  const filePath = file.getFilePath();
+  if (!byFile.has(filePath)) byFile.set(filePath, prettierLayoutFor(filePath, project.getFileSystem()));
+  return byFile.get(filePath);
 }
 
 /**
- * The style of the file's text with the given prettier options. Without a configuration the
- * print width is prettier's 80, or the length of the longest one-line import the file already
- * has when that is longer: a file whose author writes 120-character imports gets no 80-character
- * break from the engine.
+ * The style of the file's text with the given prettier options. Without a configuration (or with
+ * an `.editorconfig` alone that sets no max_line_length) the print width is prettier's 80, or the
+ * length of the longest one-line import the file already has when that is longer: a file whose
+ * author writes 120-character imports gets no 80-character break from the engine.
  */
 export function readImportStyle(file: SourceFile, prettier: PrettierLayout | undefined): ImportStyle {
   const imports = file.getImportDeclarations();
@@ -124,7 +127,7 @@ export function readImportStyle(file: SourceFile, prettier: PrettierLayout | und
   const multiLine = imports.map((d) => d.getImportClause()?.getNamedBindings()?.getText() ?? '').filter((text) => text.includes('\n'));
   const firstQuote = (imports[0]?.getModuleSpecifier().getText() ?? /\brequire\(\s*(['"])/.exec(file.getFullText())?.[1])?.[0];
   return {
-    printWidth: prettier ? (prettier.printWidth ?? DEFAULT_PRINT_WIDTH) : Math.max(DEFAULT_PRINT_WIDTH, ...oneLine.map((text) => text.length)),
+    printWidth: prettier?.printWidth ?? (prettier && !prettier.onlyEditorconfig ? DEFAULT_PRINT_WIDTH : Math.max(DEFAULT_PRINT_WIDTH, ...oneLine.map((text) => text.length))),
     indent: prettier?.useTabs ? '\t' : prettier?.tabWidth ? ' '.repeat(prettier.tabWidth) : indentUnit(file),
     trailingComma: prettier?.trailingComma !== undefined ? prettier.trailingComma !== 'none' : multiLine.length === 0 || /,\s*\}$/.test(multiLine[0]!),
     semicolon: prettier?.semi ?? (imports.length === 0 || imports[0]!.getText().endsWith(';')),
