@@ -555,7 +555,7 @@ function emitHandlers(round: PlanRound): void {
       for (const site of work.sites) {
         const point = work.points.find((p) => p.sites.includes(site));
         const key = point?.keys[point.sites.indexOf(site)];
-        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site) });
+        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site, point) });
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));
@@ -765,17 +765,33 @@ function noteFor(work: HandlerWork, point: RequestPoint | undefined): string {
 }
 
 /**
- * A request inside `try { ... } catch`: on 2026-07-28 an answer is data, never an error, so a client
- * that fails to answer (its sampling handler throws) fails the call instead of reaching the catch.
+ * A request inside `try { ... } catch`, in its own function or around a call on the way to it from
+ * the handler (`try { summary = await summarize(server, text) } catch { ... }`): on 2026-07-28 an
+ * answer is data, never an error, so a client that fails to answer (its sampling handler throws, as
+ * a refusal does) fails the call instead of reaching the catch.
  */
-function catchNote(site: Site): string {
-  let node: Node = site.node;
-  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
-    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) break;
-    const handler = Node.isTryStatement(parent) && parent.getTryBlock() === node ? parent.getCatchClause() : undefined;
-    if (handler) return '; note: a client that fails to answer now fails the call instead of reaching the surrounding catch (an answer cannot be an error)';
+function catchNote(site: Site, point: RequestPoint | undefined): string {
+  if (enclosingCatch(site.node)) return '; note: a client that fails to answer now fails the call instead of reaching the surrounding catch (an answer cannot be an error)';
+  const calls = point?.kind === 'helper' ? [point.helperCall, ...point.innerPath.map((step) => step.call)] : [];
+  for (const call of calls) {
+    const clause = enclosingCatch(call);
+    if (clause) {
+      // read in the request's file, where the report entry sits: the caller's lines name their file
+      const [catchLine, callLine] = withReadingFile(site.sourceFile, () => [line(clause), line(call)]);
+      return `; note: a client that fails to answer now fails the call instead of reaching the catch (line ${catchLine}) around the call \`${abbreviate(call.getExpression().getText(), 40)}(...)\` at line ${callLine} (an answer cannot be an error)`;
+    }
   }
   return '';
+}
+
+/** The catch clause of a try whose block holds `node`, within `node`'s own function. */
+function enclosingCatch(node: Node): Node | undefined {
+  for (let child = node, parent = node.getParent(); parent; child = parent, parent = parent.getParent()) {
+    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) return undefined;
+    const clause = Node.isTryStatement(parent) && parent.getTryBlock() === child ? parent.getCatchClause() : undefined;
+    if (clause) return clause;
+  }
+  return undefined;
 }
 
 /**
