@@ -12,7 +12,7 @@
 import { Node, SyntaxKind, type ArrowFunction, type CallExpression, type FunctionExpression, type SourceFile } from 'ts-morph';
 import { LOW_LEVEL_REGISTRATION, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { ensureNamedImports } from './rewrite/imports.js';
-import { flavourOf } from './rewrite/state-module.js';
+import { flavourOf } from './rewrite/module-flavour.js';
 
 const LIST_TOOLS = new Set(["'tools/list'", '"tools/list"', 'ListToolsRequestSchema']);
 const RESULT_TYPE = 'ListToolsResult';

@@ -19,7 +19,7 @@
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { ensureNamedImports } from './rewrite/imports.js';
-import { flavourOf } from './rewrite/state-module.js';
+import { flavourOf } from './rewrite/module-flavour.js';
 import { typeToolListResults } from './upgrade-list-results.js';
 import { renameWrappedRegistrations } from './upgrade-wrapped-registration.js';
 import { assertV1DeclaredTypes, errorStartsOf } from './v1-declared-types.js';

@@ -3,9 +3,10 @@
  * elicitation throw), then the form: "write-once" (one point, nothing with effects before it:
  * re-run from the top, read or ask) or "phases" (explicit state machine carried in requestState).
  */
-import { Node, SyntaxKind, type Block, type ParameterDeclaration, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type Block, type Statement } from 'ts-morph';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Site } from '../model.js';
+import { functionWithBody, type FunctionWithBody } from './function-body.js';
 import { firstEffect, abbreviate } from './purity.js';
 import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flow.js';
@@ -29,8 +30,6 @@ import {
 /** Helpers calling helpers (`ensureConfirmed → confirm → elicitInput`): each level asks through the next. */
 export const MAX_HELPER_DEPTH = 4;
 
-export type FunctionWithBody = Node & { getBody(): Node | undefined; getParameters(): ParameterDeclaration[] };
-
 export interface HandlerWork {
   handler: Handler;
   fn: FunctionWithBody;
@@ -49,14 +48,6 @@ export interface HandlerWork {
    * list per point; loop, the loop's; write-once, one per nested round.
    */
   live?: LiveVar[][];
-}
-
-export function functionWithBody(fn: Node, what: string): { fn: FunctionWithBody; body: Block } {
-  const f = fn as FunctionWithBody;
-  if (typeof f.getBody !== 'function' || typeof f.getParameters !== 'function') throw new Obstacle(`${what} is not a function the rewrite can edit`);
-  const body = f.getBody();
-  if (!body || !Node.isBlock(body)) throw new Obstacle(`${what} is an expression-bodied arrow function; it has no statements to restructure`);
-  return { fn: f, body };
 }
 
 function throwStatementOf(site: Site): Statement {

@@ -8,7 +8,7 @@
  * with one call instead of a block of view checks per key.
  */
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
-import type { ModuleFlavour } from './state-module.js';
+import type { ModuleFlavour } from './module-flavour.js';
 
 export const ANSWERS_MODULE_BASENAME = 'mcp-input-responses';
 

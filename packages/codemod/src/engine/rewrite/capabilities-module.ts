@@ -5,7 +5,7 @@
  * its 2025-era fallback at every check.
  */
 import { TARGET, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
-import type { ModuleFlavour } from './state-module.js';
+import type { ModuleFlavour } from './module-flavour.js';
 
 export const CAPABILITIES_MODULE_BASENAME = 'mcp-client-capabilities';
 export const CAPABILITIES_EXPORT = 'requestClientCapabilities';

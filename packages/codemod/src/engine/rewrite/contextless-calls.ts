@@ -13,10 +13,10 @@
 import { Node, SyntaxKind, ts, type CallExpression, type FunctionDeclaration, type MethodDeclaration, type ParameterDeclaration } from 'ts-morph';
 import type { Reach } from '../model.js';
 import { resolveCallee } from '../find/resolve.js';
-import { flavourOf } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 import { enclosingFunction, line } from './points.js';
 import { abbreviate } from './purity.js';
-import { helperName } from './helper.js';
+import { helperName } from './function-body.js';
 
 /** What the helper form needs to serve the callers without a context (planned before any text changes). */
 export interface ContextlessCallers {

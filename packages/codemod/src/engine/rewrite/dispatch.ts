@@ -20,7 +20,7 @@ import { checkStatementPath, enclosingFunction, line } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
 import { reportLine } from '../report-lines.js';
 import { precedingCode } from './control-flow.js';
-import { flavourOf } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 import type { TextEdit } from '../text-edits.js';
 import { INPUT_REQUIRED_TYPE, returnTypeEdits, returnTypeObstacle, widenForInputRequired } from './return-type.js';
 import { PASS_THROUGH_GUARD, passThroughEdit, resultRoute } from './dispatch-result.js';

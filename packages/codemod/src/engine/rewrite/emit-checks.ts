@@ -17,7 +17,7 @@ import { declaredIn, liveAcross, type LiveVar } from './live.js';
 import { nestedLive } from './nested-round.js';
 import { Obstacle, line, type RequestPoint } from './points.js';
 import { returnTypeObstacle } from './return-type.js';
-import { flavourOf } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 
 /**
  * Computes the liveness of each round of `work` into `work.live` and checks every condition the

@@ -15,7 +15,7 @@ import { nestedRoundEdit, type RoundStyle } from './emit-nested-round.js';
 import { phasesEdit } from './emit-phases.js';
 import { capabilityEdits, caseScoped, type FileWork } from './emit-common.js';
 import { asHelperPoint, type RequestPoint } from './points.js';
-import { flavourOf } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 import { indentOf, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 import { returnTypeEdits } from './return-type.js';

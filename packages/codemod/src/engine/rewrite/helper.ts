@@ -8,7 +8,7 @@
 import { Node, type Block, type CallExpression, type Identifier, type ParameterDeclaration } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression } from '../find/index.js';
-import { functionWithBody, type FunctionWithBody } from './analyse.js';
+import { functionWithBody, helperName, nameNodeOf, type FunctionWithBody } from './function-body.js';
 import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
@@ -38,20 +38,6 @@ export function helperArguments(call: CallExpression, helper: HelperWork | undef
   const paramCount = helper?.paramCount ?? args.length;
   while (args.length < paramCount) args.push('undefined');
   return helper?.senderParam === undefined ? args : args.filter((_, i) => i !== helper.senderParam);
-}
-
-export function helperName(fn: Node): string {
-  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getName() ?? 'helper';
-  const parent = fn.getParent();
-  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getName();
-  return 'helper';
-}
-
-export function nameNodeOf(fn: Node): Node | undefined {
-  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
-  const parent = fn.getParent();
-  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getNameNode();
-  return undefined;
 }
 
 /** Root identifier of a site receiver (`ctx` in `ctx.mcpReq.elicitInput`). */

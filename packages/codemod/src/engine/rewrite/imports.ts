@@ -1,7 +1,7 @@
 /** Merges the names the rewrite uses into the file's imports (ESM `import`, or CJS `require` destructuring). */
 import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
 import { brokenList, importStyleOf, namedList, sortSpecifiers, useGeneratedModuleStyle, type ImportStyle } from './import-style.js';
-import type { ModuleFlavour } from './state-module.js';
+import type { ModuleFlavour } from './module-flavour.js';
 
 export function ensureNamedImports(file: SourceFile, specifier: string, values: string[], types: string[], flavour: ModuleFlavour): void {
   const wantedTypes = flavour === 'ts' ? types.filter((t) => !values.includes(t)) : [];

@@ -32,11 +32,11 @@ import {
   ensureGeneratedModule,
   ensureStateModule,
   stateModuleHome,
-  flavourOf,
   serverConstructionsFor,
   specifierFor,
   verifyWiringEdit,
 } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 import { CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText } from './capabilities-module.js';
 import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';

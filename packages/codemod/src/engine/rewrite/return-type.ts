@@ -14,7 +14,7 @@ import { Node, SyntaxKind, type TypeNode } from 'ts-morph';
 import type { TextEdit } from '../text-edits.js';
 import type { FileWork } from './emit-common.js';
 import { unplanned } from './emit.js';
-import { flavourOf } from './state-module.js';
+import { flavourOf } from './module-flavour.js';
 
 export const INPUT_REQUIRED_TYPE = 'InputRequiredResult';
 

@@ -14,21 +14,11 @@ import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { layoutGeneratedImports } from './imports.js';
+import { flavourOf, type ModuleFlavour } from './module-flavour.js';
 import { STATE_MODULE_BASENAME, previousKeyEnv } from '../generated-names.js';
 
 export const CODEC_EXPORT = 'requestStateCodec';
 export const DIGEST_EXPORT = 'argumentsDigest';
-
-export type ModuleFlavour = 'ts' | 'esm' | 'cjs';
-
-export function flavourOf(file: SourceFile): ModuleFlavour {
-  const ext = path.extname(file.getFilePath());
-  if (['.ts', '.tsx', '.mts', '.cts'].includes(ext)) return 'ts';
-  if (ext === '.cjs') return 'cjs';
-  if (ext === '.mjs') return 'esm';
-  const text = file.getFullText();
-  return /\brequire\s*\(/.test(text) && !/^\s*import\s/m.test(text) ? 'cjs' : 'esm';
-}
 
 function moduleExtension(file: SourceFile, flavour: ModuleFlavour): string {
   const ext = path.extname(file.getFilePath());

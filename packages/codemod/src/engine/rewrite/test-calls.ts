@@ -15,8 +15,9 @@
  */
 import { SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
-import { flavourOf } from './state-module.js';
-import { helperArguments, helperName, nameNodeOf, planHelper, type HelperWork } from './helper.js';
+import { flavourOf } from './module-flavour.js';
+import { helperArguments, planHelper, type HelperWork } from './helper.js';
+import { helperName, nameNodeOf } from './function-body.js';
 import { abbreviate } from './purity.js';
 import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';

@@ -31,7 +31,7 @@ import {
 } from '@mcp-mrtr/surface';
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
-import { flavourOf } from '../rewrite/state-module.js';
+import { flavourOf } from '../rewrite/module-flavour.js';
 import { applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from '../text-edits.js';
 import { abbreviate } from './findings.js';
 import { connectedServer, factoryFromCall, serverDeclaration, wrapConstruction } from './factory.js';

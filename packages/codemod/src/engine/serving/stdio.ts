@@ -6,7 +6,7 @@ import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph
 import { LEGACY_SDK_PACKAGE, SERVER_CONNECT_METHOD, STDIO_TRANSPORT, TARGET, TARGET_SERVER_STDIO_ENTRY } from '@mcp-mrtr/surface';
 import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
-import { flavourOf } from '../rewrite/state-module.js';
+import { flavourOf } from '../rewrite/module-flavour.js';
 import { applyEdits, statementRange, type TextEdit } from '../text-edits.js';
 import { abbreviate } from './findings.js';
 import { connectedServer, factoryFromCall, serverDeclaration, wrapConstruction } from './factory.js';
