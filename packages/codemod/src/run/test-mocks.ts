@@ -7,8 +7,10 @@
  * project is read again; a file already holding test-mock sites is left alone.
  */
 import { LEGACY_METHODS, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
-import { drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
-import { CONTEXTLESS_CALL_ADVICE, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
+import path from 'node:path';
+import { answeringSpiesIn, drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
+import { CONTEXTLESS_CALL_ADVICE, type StateCodecOf, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
+import { CODEC_EXPORT } from '../engine/rewrite/state-module.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
@@ -27,6 +29,8 @@ interface MockContext {
   paths: Set<string>;
   /** The registered names (tools, prompts) of the handlers the run migrated. */
   migratedHandlers: ReadonlySet<string>;
+  /** Per registered name of a migrated handler, the state codec its file imports (the file and the specifier). */
+  stateCodecs: ReadonlyMap<string, { file: string; specifier: string }>;
 }
 
 export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks'>>): void {
@@ -77,13 +81,36 @@ export function addTestMockSites(result: MigrationResult, discovered: readonly s
 function contextOf(files: FileResult[], discovered: readonly string[], read: (file: string) => string | undefined): MockContext {
   const migrated = new Set<LegacyMethod>();
   const migratedHandlers = new Set<string>();
-  for (const site of files.flatMap((f) => f.sites)) {
-    if (site.status !== 'migrated' || !isLegacyMethod(site.method)) continue;
-    migrated.add(site.method);
-    if (site.handler !== undefined) migratedHandlers.add(site.handler);
+  const stateCodecs = new Map<string, { file: string; specifier: string }>();
+  for (const file of files) {
+    for (const site of file.sites) {
+      if (site.status !== 'migrated' || !isLegacyMethod(site.method)) continue;
+      migrated.add(site.method);
+      if (site.handler === undefined) continue;
+      migratedHandlers.add(site.handler);
+      const specifier = file.output === undefined ? undefined : importedCodecSpecifier(file.output);
+      if (specifier !== undefined) stateCodecs.set(site.handler, { file: file.path, specifier });
+    }
   }
   const upgraded = new Set(files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
-  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers };
+  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers, stateCodecs };
+}
+
+/** The relative specifier a migrated file imports the state codec from. */
+function importedCodecSpecifier(text: string): string | undefined {
+  const found = new RegExp(`import\\s*\\{[^}]*\\b${CODEC_EXPORT}\\b[^}]*\\}\\s*from\\s*['"](\\.[^'"]*)['"]`).exec(text);
+  return found?.[1];
+}
+
+/** The state codec of a migrated handler as `testFile` imports it (the extension spelled as the handler's file spells it). */
+function codecOfFrom(testFile: string, stateCodecs: MockContext['stateCodecs']): StateCodecOf {
+  return (name) => {
+    const codec = stateCodecs.get(name);
+    if (!codec) return undefined;
+    const target = path.join(path.dirname(codec.file), codec.specifier);
+    const relative = path.relative(path.dirname(testFile), target).split(path.sep).join('/');
+    return relative.startsWith('.') ? relative : `./${relative}`;
+  };
 }
 
 /**
@@ -91,17 +118,21 @@ function contextOf(files: FileResult[], discovered: readonly string[], read: (fi
  * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
  * lines and columns refer to the original text. The same object when there is nothing to add.
  */
-function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers }: MockContext, rewrite = true): FileResult {
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers, stateCodecs }: MockContext, rewrite = true): FileResult {
   if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
   if (file.sites.some((s) => s.method === 'test-mock')) return file;
   const original = file.original ?? read(file.path);
   if (original === undefined) return file;
   if (!looksLikeTestFile(file.path, original)) return file;
   const before = file.output ?? original;
-  const mocks = mockSites(file.path, original, before, migratedRequests, rewrite);
-  const text = mocks?.output ?? before;
   const onV2 = rewrite && (upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p)));
-  const fakes = onV2 ? reshapeContextMockText(file.path, text, reportedMockInside(file.path, text, migratedRequests), migratedRequests.size > 0, migratedHandlers) : { output: text, notes: [] };
+  const codecOf = codecOfFrom(file.path, stateCodecs);
+  // spies answering a handler call the reshape drives are that call's rewrite, not mocks left behind
+  const answering = onV2 ? answeringSpiesIn(file.path, before, migratedHandlers, codecOf) : undefined;
+  const mocks = mockSites(file.path, original, before, migratedRequests, rewrite, answering);
+  const text = mocks?.output ?? before;
+  const keep = reportedMockInside(file.path, text, migratedRequests);
+  const fakes = onV2 ? reshapeContextMockText(file.path, text, keep, migratedRequests.size > 0, migratedHandlers, codecOf) : { output: text, notes: [] };
   // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
   const driven = rewrite ? drivenAnswerTextNotes(file.path, before) : [];
   const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers);

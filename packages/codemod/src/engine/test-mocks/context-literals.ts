@@ -25,7 +25,8 @@ import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } fr
 import { answerShapeNotes, drivenAnswerNotes } from './answer-shape.js';
 import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
-import { contextlessCallChanges, type UndrivenCall } from './contextless-handler-calls.js';
+import { contextlessCallChanges, type StateCodecOf, type UndrivenCall } from './contextless-handler-calls.js';
+import { spyAnswerHelperText } from './spy-answers.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -65,12 +66,14 @@ export function reshapeContextMockText(
   migratedAny = false,
   /** The registered names (tools, prompts) of the handlers the run migrated: contextless calls of them are driven or reported. */
   migratedHandlers: ReadonlySet<string> = new Set(),
+  /** The state codec of a migrated handler, for the calls the test's spies answer (`spy-answers.ts`). */
+  codecOf?: StateCodecOf,
 ): { output: string; notes: string[]; undriven?: UndrivenCall[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const scriptKind = scriptKindOf(file);
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind });
   const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
-  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers);
+  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers, codecOf);
   return { output: sourceFile.getFullText(), notes, ...(undriven.length > 0 ? { undriven } : {}) };
 }
 
@@ -80,6 +83,13 @@ export function undrivenCallsIn(file: string, text: string, migratedHandlers: Re
   return contextlessCallChanges(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), migratedHandlers, every).undriven;
 }
 
+/** The start positions in `text` of the spies answering a contextless call of a migrated handler (`spy-answers.ts`). */
+export function answeringSpiesIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf): ReadonlySet<number> {
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
+  return new Set(contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf).answeringSpies);
+}
+
 /** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
 export function drivenAnswerTextNotes(file: string, text: string): string[] {
   if (!text.includes(HELPER_DRIVER)) return [];
@@ -87,7 +97,14 @@ export function drivenAnswerTextNotes(file: string, text: string): string[] {
   return drivenAnswerNotes(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }));
 }
 
-function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: number) => boolean, migratedAny: boolean, typescript: boolean, migratedHandlers: ReadonlySet<string>): { notes: string[]; undriven: UndrivenCall[] } {
+function reshapeContextMocks(
+  sourceFile: SourceFile,
+  keep: (start: number, end: number) => boolean,
+  migratedAny: boolean,
+  typescript: boolean,
+  migratedHandlers: ReadonlySet<string>,
+  codecOf: StateCodecOf | undefined,
+): { notes: string[]; undriven: UndrivenCall[] } {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
   // calls handing an answering fake to a handler the run may have migrated go through the helper
@@ -115,7 +132,7 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
   const emptyContexts = emptyProtocolContextEdits(sourceFile);
   edits.push(...emptyContexts.edits);
   notes.push(...emptyContexts.notes);
-  const contextless = contextlessCallChanges(sourceFile, migratedHandlers);
+  const contextless = contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf);
   edits.push(...contextless.edits);
   notes.push(...contextless.notes);
   answering ||= contextless.answering;
@@ -124,6 +141,10 @@ function reshapeContextMocks(sourceFile: SourceFile, keep: (start: number, end: 
   if (answering) {
     const end = sourceFile.getEnd();
     edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${answerHelperText(typescript)}` });
+  }
+  if (contextless.spyAnswering) {
+    const end = sourceFile.getEnd();
+    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${spyAnswerHelperText(typescript)}` });
   }
   let output: string;
   try {

@@ -16,6 +16,7 @@
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import { ANSWER_HELPER, helperNameFree } from './answer-rounds.js';
+import { SPY_ANSWER_HELPER, dedupeImports, spyAnswerEdits, spyAnswerFor, type SpyAnswer } from './spy-answers.js';
 import { FIRST_ROUND_CONTEXT } from './protocol-handler-contexts.js';
 import { markerAnchor, markerComment } from '../markers.js';
 import type { TextEdit } from '../text-edits.js';
@@ -29,66 +30,102 @@ export interface ContextlessHandlerCall {
   call: CallExpression;
   /** The registered name the handler was taken under. */
   name: string;
-  /** The edits routing the call through the answering helper, or why it cannot be. */
+  /** The edits routing the call through an answering helper, or why it cannot be. */
   route: TextEdit[] | { why: string };
+  /** The test's spies answering the call's rounds, when the route goes through their helper (`spy-answers.ts`). */
+  answer?: SpyAnswer & { opensState: boolean };
 }
 
+/**
+ * The import specifier of the state codec that seals the requestState of the handler registered
+ * under a name, from the test file; undefined when its file imports none (its rounds carry no state).
+ */
+export type StateCodecOf = (name: string) => string | undefined;
+
 /** The file's calls of a migrated handler (by its registered name) taken from a registry map, with no context. */
-export function contextlessHandlerCalls(sourceFile: SourceFile, migratedNames: ReadonlySet<string>): ContextlessHandlerCall[] {
+export function contextlessHandlerCalls(sourceFile: SourceFile, migratedNames: ReadonlySet<string>, codecOf?: StateCodecOf): ContextlessHandlerCall[] {
+  // the test-mock stage's calls (it knows the run's codecs) are answered by the test's spies when they can be
+  const drivesSpies = codecOf !== undefined;
   if (migratedNames.size === 0 || !REGISTRY_MAPS.some((m) => sourceFile.getFullText().includes(m))) return [];
   const out: ContextlessHandlerCall[] = [];
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const args = call.getArguments();
     // a handler with an input schema takes (args, ctx): one argument means no context
     if (args.length !== 1 || Node.isSpreadElement(args[0]!)) continue;
-    const name = registeredNameOf(call.getExpression(), migratedNames);
-    if (name === undefined) continue;
-    out.push({ call, name, route: routeEdits(call) });
+    const source = registeredSourceOf(call.getExpression(), migratedNames);
+    if (source === undefined) continue;
+    const route = routeEdits(call);
+    const answer = Array.isArray(route) && drivesSpies ? spyAnswerFor(call, source.server) : undefined;
+    const codec = answer && codecOf!(source.name);
+    const spyRoute = answer && spyAnswerEdits(call, answer, codec);
+    out.push(spyRoute ? { call, name: source.name, route: spyRoute, answer: { ...answer, opensState: codec !== undefined } } : { call, name: source.name, route });
   }
   return out;
 }
 
-/** The migrated registered name the callee's handler was taken under, when the callee is such a handler. */
-function registeredNameOf(callee: Node, migratedNames: ReadonlySet<string>): string | undefined {
+/** A handler taken from a registry map: its migrated registered name, and the server expression it was taken from. */
+interface RegisteredSource {
+  name: string;
+  server?: Node;
+}
+
+/** Where the callee's handler was taken from, when the callee is such a handler of a migrated name. */
+function registeredSourceOf(callee: Node, migratedNames: ReadonlySet<string>): RegisteredSource | undefined {
   const expression = unwrap(callee);
   if (Node.isIdentifier(expression)) {
     const declaration = expression.getSymbol()?.getDeclarations()[0];
     if (!declaration || !Node.isVariableDeclaration(declaration) || declaration.getVariableStatement()?.getDeclarationKind() !== 'const') return undefined;
     const initializer = declaration.getInitializer();
-    return initializer ? handlerSourceName(unwrap(initializer), migratedNames) : undefined;
+    return initializer ? handlerSource(unwrap(initializer), migratedNames) : undefined;
   }
-  return handlerSourceName(expression, migratedNames);
+  return handlerSource(expression, migratedNames);
 }
 
 /** `<map>[name].handler` written out, or a call of a same-file getter returning one, with a migrated name. */
-function handlerSourceName(expression: Node, migratedNames: ReadonlySet<string>): string | undefined {
+function handlerSource(expression: Node, migratedNames: ReadonlySet<string>): RegisteredSource | undefined {
   if (Node.isPropertyAccessExpression(expression) && HANDLER_PROPERTIES.has(expression.getName())) {
     const entry = unwrap(expression.getExpression());
     if (!REGISTRY_MAPS.some((m) => entry.getText().includes(m))) return undefined;
     const key = Node.isElementAccessExpression(entry) ? entry.getArgumentExpression() : Node.isPropertyAccessExpression(entry) ? entry.getNameNode() : undefined;
     const name = key && (Node.isStringLiteral(key) || Node.isNoSubstitutionTemplateLiteral(key) ? key.getLiteralText() : Node.isIdentifier(key) ? key.getText() : undefined);
-    return name !== undefined && migratedNames.has(name) ? name : undefined;
+    if (name === undefined || !migratedNames.has(name)) return undefined;
+    const map = Node.isElementAccessExpression(entry) || Node.isPropertyAccessExpression(entry) ? unwrap(entry.getExpression()) : undefined;
+    return { name, server: map && Node.isPropertyAccessExpression(map) && REGISTRY_MAPS.includes(map.getName()) ? map.getExpression() : undefined };
   }
-  if (!Node.isCallExpression(expression) || !returnsRegistryHandler(expression.getExpression())) return undefined;
-  return expression
-    .getArguments()
+  if (!Node.isCallExpression(expression)) return undefined;
+  const getter = registryGetter(expression.getExpression());
+  if (!getter) return undefined;
+  const args = expression.getArguments();
+  const name = args
     .map((a) => (Node.isStringLiteral(a) || Node.isNoSubstitutionTemplateLiteral(a) ? a.getLiteralText() : undefined))
     .find((n): n is string => n !== undefined && migratedNames.has(n));
+  if (name === undefined) return undefined;
+  return { name, server: getter.serverParameter === undefined ? undefined : args[getter.serverParameter] };
 }
 
-/** Whether the callee is a function of this file that reads a registry map and returns an entry's handler. */
-function returnsRegistryHandler(callee: Node): boolean {
-  if (!Node.isIdentifier(callee)) return false;
+/**
+ * The callee, when it is a function of this file that reads a registry map and returns an entry's
+ * handler, with the index of its parameter holding the server whose map it reads.
+ */
+function registryGetter(callee: Node): { serverParameter?: number } | undefined {
+  if (!Node.isIdentifier(callee)) return undefined;
   const declaration = callee.getSymbol()?.getDeclarations()[0];
   const fn = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : declaration;
-  if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return false;
+  if (!fn || !(Node.isFunctionDeclaration(fn) || Node.isArrowFunction(fn) || Node.isFunctionExpression(fn))) return undefined;
   const body = fn.getBody();
-  if (!body || !REGISTRY_MAPS.some((m) => body.getText().includes(m))) return false;
+  if (!body || !REGISTRY_MAPS.some((m) => body.getText().includes(m))) return undefined;
   const returned = Node.isBlock(body) ? body.getDescendantsOfKind(SyntaxKind.ReturnStatement).map((r) => r.getExpression()) : [body];
-  return returned.some((r) => {
+  const returnsHandler = returned.some((r) => {
     const value = r && unwrap(r);
     return !!value && Node.isPropertyAccessExpression(value) && HANDLER_PROPERTIES.has(value.getName());
   });
+  if (!returnsHandler) return undefined;
+  const mapBases = body
+    .getDescendantsOfKind(SyntaxKind.PropertyAccessExpression)
+    .filter((access) => REGISTRY_MAPS.includes(access.getName()))
+    .map((access) => unwrap(access.getExpression()).getText());
+  const index = fn.getParameters().findIndex((p) => mapBases.includes(p.getName()));
+  return index < 0 ? {} : { serverParameter: index };
 }
 
 /** `handler(args)` → `callAnsweringInputRequests(handler, args, <first round>)`, for an awaited call of a plain name. */
@@ -130,25 +167,44 @@ function failure(name: string): string {
   return `the test calls the handler of '${name}', taken from the server's private map, without a context: this run migrated it, and the migrated handler reads its context (ctx.mcpReq) for the rounds before, so the call throws a TypeError`;
 }
 
+/** What the contextless calls of a file change in it. */
+export interface ContextlessCallChanges {
+  edits: TextEdit[];
+  notes: string[];
+  /** Some call goes through the first-round helper of `answer-rounds.ts`. */
+  answering: boolean;
+  /** Some call goes through the spy-answering helper of `spy-answers.ts`. */
+  spyAnswering: boolean;
+  /** The start positions of the spies answering a call (the mock scan reports them as rewritten). */
+  answeringSpies: number[];
+  undriven: UndrivenCall[];
+}
+
 /**
- * The file's contextless calls of migrated handlers: the edits routing the awaited ones through the
+ * The file's contextless calls of migrated handlers: the edits routing the awaited ones through an
  * answering helper (with a note each), a marker above each other one, and those reported
  * (`driveNone`: every call, nothing edited).
  */
-export function contextlessCallChanges(sourceFile: SourceFile, migratedNames: ReadonlySet<string>, driveNone = false): { edits: TextEdit[]; notes: string[]; answering: boolean; undriven: UndrivenCall[] } {
-  const edits: TextEdit[] = [];
-  const notes: string[] = [];
-  const undriven: UndrivenCall[] = [];
-  for (const { call, name, route } of contextlessHandlerCalls(sourceFile, migratedNames)) {
+export function contextlessCallChanges(sourceFile: SourceFile, migratedNames: ReadonlySet<string>, driveNone = false, codecOf?: StateCodecOf): ContextlessCallChanges {
+  const out: ContextlessCallChanges = { edits: [], notes: [], answering: false, spyAnswering: false, answeringSpies: [], undriven: [] };
+  for (const { call, name, route, answer } of contextlessHandlerCalls(sourceFile, migratedNames, driveNone ? undefined : codecOf)) {
     const line = call.getStartLineNumber();
     if (driveNone) {
       const { column } = sourceFile.getLineAndColumnAtPos(call.getStart());
-      undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason: failure(name) });
+      out.undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason: failure(name) });
       continue;
     }
     if (Array.isArray(route)) {
-      edits.push(...route);
-      notes.push(`${line}: ${failure(name)}; the call goes through ${ANSWER_HELPER} (added at the end of this file) with the first round's context ${FIRST_ROUND_CONTEXT}: the handler's result comes back as it was, or its input_required result when it asks (nothing in the test answers it)`);
+      out.edits.push(...route);
+      if (answer) {
+        out.spyAnswering = true;
+        out.answeringSpies.push(...answer.spies.map((spy) => spy.getStart()));
+        const spyLines = answer.spies.map((spy) => spy.getStartLineNumber()).join(', ');
+        out.notes.push(`${line}: ${failure(name)}; the call goes through ${SPY_ANSWER_HELPER} (added at the end of this file), which answers the handler's inputRequests with the test's spies on ${answer.receiver} (line ${spyLines}), called with each request's params, and calls it again with inputResponses${answer.opensState ? ' and its requestState, opened with the generated state codec' : ''}`);
+        continue;
+      }
+      out.answering = true;
+      out.notes.push(`${line}: ${failure(name)}; the call goes through ${ANSWER_HELPER} (added at the end of this file) with the first round's context ${FIRST_ROUND_CONTEXT}: the handler's result comes back as it was, or its input_required result when it asks (nothing in the test answers it)`);
       continue;
     }
     const reason = `${failure(name)}; not driven: ${route.why}`;
@@ -158,9 +214,10 @@ export function contextlessCallChanges(sourceFile: SourceFile, migratedNames: Re
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
     // marked by an earlier run (or by the mock scan): one marker a statement
     const previousLine = text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart);
-    if (!previousLine.includes(TODO_MARKER)) edits.push({ start: lineStart, end: lineStart, text: `${indent}${markerComment(reason, CONTEXTLESS_CALL_ADVICE)}\n` });
+    if (!previousLine.includes(TODO_MARKER)) out.edits.push({ start: lineStart, end: lineStart, text: `${indent}${markerComment(reason, CONTEXTLESS_CALL_ADVICE)}\n` });
     const { column } = sourceFile.getLineAndColumnAtPos(call.getStart());
-    undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason });
+    out.undriven.push({ line, column, snippet: call.getText().split('\n')[0]!.slice(0, 80), reason });
   }
-  return { edits, notes, answering: notes.length > 0, undriven };
+  out.edits = dedupeImports(out.edits);
+  return out;
 }

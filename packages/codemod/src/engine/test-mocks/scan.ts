@@ -9,7 +9,7 @@ import { ts } from 'ts-morph';
 import { markerComment } from '../markers.js';
 import type { SiteResult } from '../../types.js';
 import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
-import { planClientAnswers, type TextEdit } from './client-answer.js';
+import { planClientAnswers, type ClientAnswerPlan, type TextEdit } from './client-answer.js';
 import { withoutDrivenFakes } from './driven-fakes.js';
 
 export const TEST_MOCK_ADVICE =
@@ -51,7 +51,15 @@ export interface ScanOptions {
   migrated?: ReadonlySet<LegacyMethod>;
   /** The file's text after the migration, when this is another text of it: fakes answering its driven helper calls are not reported. */
   drivenFrom?: string;
+  /**
+   * The start positions of the spies that answer a handler call the test-mock stage drives
+   * (`spy-answers.ts`): reported as rewritten, as the call now goes through them.
+   */
+  answering?: ReadonlySet<number>;
 }
+
+const SPY_ANSWER_NOTE =
+  'the spy answers the inputRequests of the migrated handler the test calls: the call goes through the helper added at the end of this file, which calls the spy with each request\'s params and retries with the answers';
 
 /** Whether a mock of `name` fakes a request the migration changed. */
 function mocksMigratedRequest(name: string, migrated: ReadonlySet<LegacyMethod> | undefined): boolean {
@@ -82,7 +90,7 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
   const after = options.drivenFrom === undefined ? undefined : findTestMockNodes(file, options.drivenFrom);
   const matches = withoutDrivenFakes(sourceFile, reported(found.matches), after && { sourceFile: after.sourceFile, matches: reported(after.matches) });
   if (matches.length === 0) return { sites: [], output: text };
-  const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planClientAnswers(sourceFile, matches);
+  const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planRewrites(sourceFile, matches, options.answering);
   const sites: SiteResult[] = [];
   // Inserts before rewrites at the same position: a marker belongs directly above its statement.
   const markers: TextEdit[] = [];
@@ -107,6 +115,15 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
   return { sites, output: applyEdits(text, edits, markers) };
 }
 
+/** The client-answer rewrites of the matches, but for the spies answering a driven handler call (rewritten by that call's route). */
+function planRewrites(sourceFile: ts.SourceFile, matches: MockMatch[], answering: ReadonlySet<number> = new Set()): { plans: ClientAnswerPlan[]; edits: TextEdit[] } {
+  const answers = (match: MockMatch) => match.shape === 'spy' && answering.has(match.node.getStart(sourceFile));
+  const planned = planClientAnswers(sourceFile, matches.filter((m) => !answers(m)));
+  let next = 0;
+  const plans = matches.map((match): ClientAnswerPlan => (answers(match) ? { rewritten: true, method: mockedMethod(match.name) as LegacyMethod, note: SPY_ANSWER_NOTE } : planned.plans[next++]!));
+  return { plans, edits: planned.edits };
+}
+
 /** Applies non-overlapping edits; at equal positions the rewrite's text comes before the marker. */
 function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): string {
   const all = [...edits.map((e, i) => ({ ...e, rank: 0, i })), ...markers.map((e, i) => ({ ...e, rank: 1, i }))];
@@ -118,10 +135,10 @@ function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): strin
 }
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
-export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>, rewrite = true): TestMockScan | undefined {
+export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>, rewrite = true, answering?: ReadonlySet<number>): TestMockScan | undefined {
   const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated, drivenFrom: before });
   if (atOriginal.sites.length === 0) return undefined;
-  let scanned = scanTestMocks(file, before, { migrated, rewrite });
+  let scanned = scanTestMocks(file, before, { migrated, rewrite, ...(answering ? { answering } : {}) });
   // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.
   if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file, before, { rewrite: false, migrated });
   return {
