@@ -29,6 +29,7 @@ import {
   SERVER_METHOD_TO_LEGACY,
   TARGET_CLIENT_PACKAGE,
   LEGACY_METHODS,
+  MRTR_METHODS,
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
@@ -242,9 +243,28 @@ function uniqueName(base: string, text: string, taken: Set<string>): string {
   }
 }
 
+/** Members the SDK's 2025-era legacy shim calls on the server itself to send an embedded request (elicitation bypasses `elicitInput`). */
+const SHIM_SENDERS: Readonly<Record<string, string>> = { createMessage: 'sampling', listRoots: 'roots' };
+
+/**
+ * Why an assigned mock (`server.createMessage = vi.fn()...`) is not rewritten. A test that calls the
+ * server's own request handler (`_requestHandlers.get('tools/call')`) gets the SDK's wrapper, which
+ * serves the migrated handler's input_required through the legacy shim: the shim calls the server's
+ * `createMessage` / `listRoots` (this mock) only after an initialize declaring the capability, and
+ * a test that never sends one sees the shim's "Cannot request input" result. Said so, as the test's
+ * failure names neither the mock nor the handler.
+ */
+function assignedMockProblem(name: string, sourceFile: ts.SourceFile): string {
+  const base = 'an assigned mock on the server (rewrite it as a client answer handler by hand)';
+  const capability = SHIM_SENDERS[name];
+  const requestHandler = new RegExp(`_requestHandlers\\s*\\)?\\s*\\.get\\(\\s*(['"\`])(${MRTR_METHODS.join('|')})\\1`).exec(sourceFile.text);
+  if (!capability || !requestHandler) return base;
+  return `${base}; the test's calls of the server's own ${requestHandler[2]} request handler (_requestHandlers.get) go through the SDK's 2025-era legacy shim, which calls this ${name} only after an initialize that declared ${capability}, and otherwise answers "Cannot request input ..." instead of the mock's answer`;
+}
+
 /** The spy-site half of the rewrite, or why the spy is not mechanical. */
 function candidate(match: MockMatch, sourceFile: ts.SourceFile, classNames: Set<string>, taken: Set<string>): Candidate | string {
-  if (match.shape === 'assigned') return 'an assigned mock on the server (rewrite it as a client answer handler by hand)';
+  if (match.shape === 'assigned') return assignedMockProblem(match.name, sourceFile);
   if (match.shape === 'fake-member') {
     return 'a fake context or server object: the test calls the handler directly, and the migrated handler reads ctx.mcpReq.inputResponses instead of calling it';
   }
