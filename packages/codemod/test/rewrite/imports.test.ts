@@ -1,6 +1,6 @@
 import { Project, type SourceFile } from 'ts-morph';
-import { describe, expect, it } from 'vitest';
-import { dropUnusedImports, ensureNamedImports, layoutGeneratedImports, mergeNamedImports } from '../../src/engine/rewrite/imports.js';
+import { describe, expect, it, vi } from 'vitest';
+import { dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, layoutGeneratedImports, mergeNamedImports } from '../../src/engine/rewrite/imports.js';
 import { upgradeV1Source } from '../../src/engine/upgrade.js';
 
 const SERVER = '@modelcontextprotocol/server';
@@ -128,11 +128,63 @@ describe('ensureNamedImports: order', () => {
   });
 });
 
+describe('ensureNamedImportsOf', () => {
+  const requests = [
+    { specifier: './mcp-request-state.js', values: ['argumentsDigest', 'requestStateCodec'], types: [] },
+    { specifier: '../shared/mcp-client-capabilities.js', values: ['requireClientCapability'], types: [] },
+    { specifier: SERVER, values: ['inputRequired'], types: [] },
+    { specifier: './mcp-input-responses.js', values: ['readElicitResult', 'readRoots'], types: [] },
+  ];
+  const text = `import { McpServer } from '${SERVER}';\n${REST}\nnew McpServer();\n`;
+
+  it('writes what one ensureNamedImports per module in turn writes, the new imports in one edit of the file', () => {
+    const one = fileOf(text);
+    for (const r of requests) ensureNamedImports(one, r.specifier, r.values, r.types, 'ts');
+    const batched = fileOf(text);
+    let edits = 0;
+    batched.onModified(() => edits++);
+    ensureNamedImportsOf(batched, requests, 'ts');
+    expect(batched.getFullText()).toBe(one.getFullText());
+    expect(batched.getFullText()).toContain(`import { z } from 'zod';\nimport { argumentsDigest, requestStateCodec } from './mcp-request-state.js';\nimport { requireClientCapability } from '../shared/mcp-client-capabilities.js';\nimport { readElicitResult, readRoots } from './mcp-input-responses.js';\n`);
+    // the server import extended in place, the three new ones appended together
+    expect(edits).toBe(2);
+  });
+
+  it('takes a file without imports, or a CommonJS one, one module at a time, with the same text', () => {
+    for (const [source, flavour, name] of [
+      ['new McpServer();\n', 'ts', '/proj/src/a.ts'],
+      [`const { McpServer } = require('${SERVER}');\nnew McpServer();\n`, 'cjs', '/proj/src/a.cjs'],
+    ] as const) {
+      const one = fileOf(source, {}, name);
+      for (const r of requests) ensureNamedImports(one, r.specifier, r.values, r.types, flavour);
+      const batched = fileOf(source, {}, name);
+      ensureNamedImportsOf(batched, requests, flavour);
+      expect(batched.getFullText()).toBe(one.getFullText());
+    }
+  });
+});
+
 describe('dropUnusedImports', () => {
   it('puts a broken list left with one name back on one line', () => {
     const file = fileOf(`import {\n  McpServer,\n  StdioServerTransport,\n} from '${SERVER}';\nnew McpServer();\n`);
     dropUnusedImports(file, ['StdioServerTransport']);
     expect(file.getFullText()).toBe(`import { McpServer } from '${SERVER}';\nnew McpServer();\n`);
+  });
+
+  it('keeps a name used outside the imports (JSDoc included, under its alias), drops one used only by imports', () => {
+    const file = fileOf(
+      `import { ElicitResultSchema, ListRootsResultSchema as Roots, CreateMessageResultSchema } from '${SERVER}';\nexport { CreateMessageResultSchema as C2 } from '${SERVER}';\n/** @see {Roots} */\nexport const x = 1;\n`,
+    );
+    dropUnusedImports(file, ['ElicitResultSchema', 'ListRootsResultSchema', 'CreateMessageResultSchema']);
+    expect(file.getFullText()).toBe(`import { ListRootsResultSchema as Roots, CreateMessageResultSchema } from '${SERVER}';\nexport { CreateMessageResultSchema as C2 } from '${SERVER}';\n/** @see {Roots} */\nexport const x = 1;\n`);
+  });
+
+  it("reads the file's identifiers once, without a ts-morph node for each: every later edit of the file would walk them", () => {
+    const file = fileOf(`import { ElicitResultSchema, ListRootsResultSchema } from '${SERVER}';\nconst a = 1, b = a, c = b;\n`);
+    const walk = vi.spyOn(file, 'getDescendantsOfKind');
+    dropUnusedImports(file, ['ElicitResultSchema', 'ListRootsResultSchema']);
+    expect(file.getFullText()).toBe('const a = 1, b = a, c = b;\n');
+    expect(walk).not.toHaveBeenCalled();
   });
 });
 

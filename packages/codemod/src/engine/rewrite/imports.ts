@@ -1,30 +1,67 @@
 /** Merges the names the rewrite uses into the file's imports (ESM `import`, or CJS `require` destructuring). */
-import { Node, SyntaxKind, type ImportDeclaration, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type ImportDeclaration, type SourceFile } from 'ts-morph';
 import { brokenList, importStyleOf, namedList, sortSpecifiers, useGeneratedModuleStyle, type ImportStyle } from './import-style.js';
 import type { ModuleFlavour } from './module-flavour.js';
 
 export function ensureNamedImports(file: SourceFile, specifier: string, values: string[], types: string[], flavour: ModuleFlavour): void {
+  if (flavour === 'cjs') {
+    if (values.length > 0) ensureRequire(file, specifier, values, importStyleOf(file));
+    return;
+  }
+  const text = extendImport(file, { specifier, values, types }, flavour);
+  if (text === undefined) return;
+  const imports = file.getImportDeclarations();
+  if (imports.length > 0) appendAfterLastImport(file, [text]);
+  else file.insertStatements(0, text);
+}
+
+export interface ImportRequest {
+  specifier: string;
+  values: string[];
+  types: string[];
+}
+
+/**
+ * `ensureNamedImports` for each request in turn, with the same text, but the new import
+ * declarations written after the last import in one edit: each edit re-parses the file. A file
+ * without imports yet, or a CommonJS one, takes them one by one.
+ */
+export function ensureNamedImportsOf(file: SourceFile, requests: readonly ImportRequest[], flavour: ModuleFlavour): void {
+  if (flavour === 'cjs' || file.getImportDeclarations().length === 0) {
+    for (const r of requests) ensureNamedImports(file, r.specifier, r.values, r.types, flavour);
+    return;
+  }
+  const texts = requests.flatMap((r) => extendImport(file, r, flavour) ?? []);
+  if (texts.length > 0) appendAfterLastImport(file, texts);
+}
+
+/**
+ * Adds the names the file does not import yet to its value import of the module, or returns the
+ * text of a new import declaration for them (undefined when nothing is missing or it was extended).
+ */
+function extendImport(file: SourceFile, { specifier, values, types }: ImportRequest, flavour: ModuleFlavour): string | undefined {
   const wantedTypes = flavour === 'ts' ? types.filter((t) => !values.includes(t)) : [];
-  if (values.length === 0 && wantedTypes.length === 0) return;
+  if (values.length === 0 && wantedTypes.length === 0) return undefined;
   const style = importStyleOf(file);
-  if (flavour === 'cjs') return ensureRequire(file, specifier, values, style);
   const decls = file.getImportDeclarations().filter((d) => d.getModuleSpecifierValue() === specifier);
   const imported = new Set<string>();
   for (const d of decls) for (const n of d.getNamedImports()) imported.add((n.getAliasNode() ?? n.getNameNode()).getText());
   const missing = [...values.filter((v) => !imported.has(localOf(v))), ...wantedTypes.filter((t) => !imported.has(t)).map((t) => `type ${t}`)];
-  if (missing.length === 0) return;
+  if (missing.length === 0) return undefined;
   const target = decls.find((d) => !d.isTypeOnly() && !d.getNamespaceImport());
   if (target) {
     // one re-parse for the whole import (adding names one by one re-parses the file each time)
     writeNamedImports(target, [...target.getNamedImports().map((n) => n.getText()), ...missing], style);
-    return;
+    return undefined;
   }
-  const names = sortSpecifiers(missing, style);
-  const imports = file.getImportDeclarations();
   const after = ` from ${style.quote}${specifier}${style.quote}${style.semicolon ? ';' : ''}`;
-  const text = `import ${namedList(names, style, 'import ', after)}${after}`;
-  if (imports.length > 0) imports[imports.length - 1]!.replaceWithText(`${imports[imports.length - 1]!.getText()}\n${text}`);
-  else file.insertStatements(0, text);
+  return `import ${namedList(sortSpecifiers(missing, style), style, 'import ', after)}${after}`;
+}
+
+function appendAfterLastImport(file: SourceFile, texts: readonly string[]): void {
+  const imports = file.getImportDeclarations();
+  const last = imports[imports.length - 1]!;
+  last.replaceWithText([last.getText(), ...texts].join('\n'));
 }
 
 /**
@@ -165,12 +202,14 @@ function ensureRequire(file: SourceFile, specifier: string, values: string[], st
 
 /** Drops imports of the given names that nothing in the file references any more (legacy result schemas). */
 export function dropUnusedImports(file: SourceFile, candidates: readonly string[]): void {
+  // read once: dropping a name edits only import declarations, so the names used outside them stay
+  let usedOutside: Set<string> | undefined;
   for (const decl of file.getImportDeclarations()) {
     for (const named of decl.getNamedImports()) {
       const local = (named.getAliasNode() ?? named.getNameNode()).getText();
       if (!candidates.includes(named.getName())) continue;
-      const uses = file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === local && !id.getFirstAncestorByKind(SyntaxKind.ImportDeclaration));
-      if (uses.length === 0) named.remove();
+      usedOutside ??= identifiersOutsideImports(file);
+      if (!usedOutside.has(local)) named.remove();
     }
     collapseLoneName(decl);
     if (decl.getNamedImports().length === 0 && !decl.getDefaultImport() && !decl.getNamespaceImport() && decl.getImportClause()) decl.remove();
@@ -188,6 +227,26 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
     if (keep.length === 0) statement.remove();
     else pattern.replaceWithText(`{ ${keep.map((e) => e.getText()).join(', ')} }`);
   }
+}
+
+/**
+ * The texts of the file's identifiers outside its import declarations, JSDoc included, read on the
+ * compiler's tree as ts-morph's `getDescendantsOfKind` walks it (`getChildren`). Not through
+ * ts-morph: wrapping every identifier in a node of its own made each later edit of the file
+ * (every import this stage adds or drops re-parses it) walk all of them again.
+ */
+function identifiersOutsideImports(file: SourceFile): Set<string> {
+  const sourceFile = file.compilerNode;
+  const names = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    for (const child of node.getChildren(sourceFile)) {
+      if (child.kind === SyntaxKind.ImportDeclaration) continue;
+      if (child.kind === SyntaxKind.Identifier) names.add(child.getText(sourceFile));
+      visit(child);
+    }
+  };
+  visit(sourceFile);
+  return names;
 }
 
 /**

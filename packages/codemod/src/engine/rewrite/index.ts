@@ -21,7 +21,7 @@ import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, GENERIC_NAMES, planHelper, unhandledReference, type HelperWork } from './helper.js';
-import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, mergeNamedImports } from './imports.js';
+import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, mergeNamedImports, type ImportRequest } from './imports.js';
 import { neverBothRun } from './control-flow.js';
 import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
@@ -690,15 +690,17 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     dropUnusedImports(file, Object.keys(RESULT_SCHEMA_TO_LEGACY));
     if (flavour !== 'cjs') mergeNamedImports(file, TARGET_SERVER_PACKAGE);
     dropUnusedAliases(file, [...(plan.aliases.get(file) ?? [])]);
+    const generated: ImportRequest[] = [];
     const stateModule = stateModules.get(file);
     if (stateModule && stateModule !== file) {
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];
-      ensureNamedImports(file, specifierFor(file, stateModule), [...new Set(names)].sort(), [], flavour);
+      generated.push({ specifier: specifierFor(file, stateModule), values: [...new Set(names)].sort(), types: [] });
     }
     const capabilityModule = capabilityModules.get(file);
-    if (capabilityModule && fw) ensureNamedImports(file, specifierFor(file, capabilityModule), [...fw.capabilityImports].sort(), [], flavour);
+    if (capabilityModule && fw) generated.push({ specifier: specifierFor(file, capabilityModule), values: [...fw.capabilityImports].sort(), types: [] });
     const answerModule = answerModules.get(file);
-    if (answerModule && fw) ensureNamedImports(file, specifierFor(file, answerModule), readerImports(fw.answerReaders, flavour), [], flavour);
+    if (answerModule && fw) generated.push({ specifier: specifierFor(file, answerModule), values: readerImports(fw.answerReaders, flavour), types: [] });
+    ensureNamedImportsOf(file, generated, flavour);
   }
   return { decisions: [...plan.decisions.values()], createdFiles };
 }
