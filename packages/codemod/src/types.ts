@@ -65,8 +65,13 @@ export interface FileResult {
   output?: string;
   /** Clear per-file error for `failed` / reason for `skipped`. */
   error?: string;
-  /** What the official v1-to-v2 upgrade asks a person to check in this file (`<line>: <message>`). */
+  /**
+   * What a person should check in this file (`<line>: <message>`): the official v1-to-v2 upgrade's
+   * diagnostics and this tool's own repairs and notes (of its upgrade repairs, rewrite, test mocks, checks).
+   */
   notes?: string[];
+  /** Those of `notes` that the official v1-to-v2 codemod wrote (its diagnostics); the rest are this tool's. */
+  officialNotes?: string[];
   /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing), 1-based in the original text. */
   suppressionsWithoutReason?: Array<{ line: number; column: number }>;
   /**

@@ -56,6 +56,16 @@ export function scheduleForTest(): void {
 }
 `;
 
+// A helper typed with v1's handler context and nothing to migrate: the official codemod notes its
+// rename of RequestHandlerExtra, a note that goes with the upgrade when the file goes back to v1.
+const EXTRA = `import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+
+export function requestIdOf(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): string {
+  return String(extra.requestId);
+}
+`;
+
 let dir: string;
 let result: MigrationResult;
 const file = (name: string): FileResult => result.files.find((f) => f.path === path.join(dir, 'src', name))!;
@@ -76,6 +86,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'src', 'low-level.ts'), LOW_LEVEL);
   fs.writeFileSync(path.join(dir, 'src', 'notify.ts'), NOTIFY);
   fs.writeFileSync(path.join(dir, 'src', 'notify.test.ts'), NOTIFY_TEST);
+  fs.writeFileSync(path.join(dir, 'src', 'request-id.ts'), EXTRA);
   errorsBefore = projectErrors();
   result = await migrateProject(['src'], { cwd: dir });
   for (const f of result.files) if (f.output !== undefined) fs.writeFileSync(f.path, f.output);
@@ -90,6 +101,12 @@ describe('files the run migrated nothing in keep their v1 code', () => {
     expect(file('low-level.ts').status).toBe('unchanged');
     expect(file('low-level.ts').output).toBe(LOW_LEVEL);
     expect(file('low-level.ts').notes).toBeUndefined();
+  });
+
+  it("a file put back to v1 carries none of its upgrade's notes, the official codemod's included", () => {
+    expect(file('request-id.ts').output).toBe(EXTRA);
+    expect(file('request-id.ts').notes).toBeUndefined();
+    expect(file('request-id.ts').officialNotes).toBeUndefined();
   });
 
   it('a helper whose only request is flagged keeps its v1 Server type, with the marker above the request', () => {

@@ -16,8 +16,10 @@ export type ProjectType = TransformContext['projectType'];
 
 export interface UpgradeOutcome {
   changed: boolean;
-  /** The official codemod's diagnostics (`line: message`), kept for the report. */
+  /** What the upgrade leaves a person to check (`line: message`): the official codemod's diagnostics, then our repairs of its output and the comments it dropped. */
   notes: string[];
+  /** Those of `notes` that are the official codemod's own diagnostics: the report credits them to it, the rest to this tool. */
+  officialNotes: string[];
   /** Set when a transform threw; the file is then restored to its pre-upgrade text. */
   error?: string;
 }
@@ -51,11 +53,12 @@ export function detectProjectType(manifest: Record<string, unknown> | undefined,
 
 export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType): UpgradeOutcome {
   const migration = getMigration('v1-to-v2');
-  if (!migration) return { changed: false, notes: [], error: 'the official v1-to-v2 migration is not available' };
+  if (!migration) return { changed: false, notes: [], officialNotes: [], error: 'the official v1-to-v2 migration is not available' };
   const before = sourceFile.getFullText();
   // read from the imports as written, before the transforms rebuild them
   importStyleOf(sourceFile);
-  const notes: string[] = [];
+  const officialNotes: string[] = [];
+  const repairNotes: string[] = [];
   let changes = 0;
   try {
     const shield = shieldNonServerCalls(sourceFile);
@@ -63,19 +66,20 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
       const result = transform.apply(sourceFile, { projectType });
       changes += result.changesCount;
       // what a person must check (warnings, errors); `info` only describes what the transform did
-      for (const d of result.diagnostics) if (!d.advisoryOnly && String(d.level) !== 'info') notes.push(`${d.line}: ${d.message}`);
+      for (const d of result.diagnostics) if (!d.advisoryOnly && String(d.level) !== 'info') officialNotes.push(`${d.line}: ${d.message}`);
     }
     shield.restore();
-    if (changes > 0) notes.push(...repairUpgrade(sourceFile));
+    if (changes > 0) repairNotes.push(...repairUpgrade(sourceFile));
   } catch (error) {
     sourceFile.replaceWithText(before);
-    return { changed: false, notes, error: `v1-to-v2 upgrade failed: ${(error as Error).message}` };
+    return { changed: false, notes: [...officialNotes, ...repairNotes], officialNotes, error: `v1-to-v2 upgrade failed: ${(error as Error).message}` };
   }
+  const notes = [...officialNotes, ...repairNotes];
   keepQuoteStyle(sourceFile, before);
   keepIndentation(sourceFile, before);
   keepComments(sourceFile, before, notes);
   layoutWrittenImports(sourceFile, before);
-  return { changed: changes > 0 && sourceFile.getFullText() !== before, notes };
+  return { changed: changes > 0 && sourceFile.getFullText() !== before, notes, officialNotes };
 }
 
 /** v1 McpServer registration methods the official transforms rename (`.tool(` → `.registerTool(`, ...). */

@@ -40,8 +40,10 @@ export interface JsonFile {
   path: string;
   status: JsonFileStatus;
   error?: string;
-  /** What the official v1-to-v2 upgrade asks a person to check. */
+  /** What a person should check in this file: the official v1-to-v2 upgrade's diagnostics and this tool's own repairs and notes. */
   notes?: string[];
+  /** Those of `notes` that the official v1-to-v2 codemod wrote. */
+  officialNotes?: string[];
   /** `mcp-mrtr-ignore` directives without a reason (they suppress nothing). */
   suppressionsWithoutReason?: Array<{ line: number; column: number }>;
   /** Written outside the paths the run was given: why. */
@@ -84,6 +86,7 @@ export function toJsonReport(result: MigrationResult, options: JsonReportOptions
       status: fileStatus(file.status),
       ...(file.error ? { error: file.error } : {}),
       ...(file.notes ? { notes: file.notes } : {}),
+      ...(file.officialNotes ? { officialNotes: file.officialNotes } : {}),
       ...(file.suppressionsWithoutReason ? { suppressionsWithoutReason: file.suppressionsWithoutReason } : {}),
       ...(file.outsidePaths ? { outsidePaths: file.outsidePaths } : {}),
       sites: file.sites.map((site) => ({

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_STATE_KEY_ENV, MIN_STATE_KEY_BYTES, SUPPRESSION_DIRECTIVE, TODO_MARKER } from '@mcp-mrtr/surface';
-import type { MigrationResult, SiteResult } from '../types.js';
+import type { FileResult, MigrationResult, SiteResult } from '../types.js';
 import type { SkippedEntry, SkipKind } from '../discover.js';
 import { needsWrite } from '../fs/atomic-write.js';
 import { displayPath } from './paths.js';
@@ -130,10 +130,19 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     if (advice) out.push(`  ${c.dim(`What to do: ${advice}`)}`);
   }
 
-  const noted = result.files.filter((f) => f.notes && f.notes.length > 0);
-  if (!check && noted.length > 0) {
-    out.push('', c.bold(`The official v1-to-v2 upgrade asks you to check (${noted.reduce((n, f) => n + f.notes!.length, 0)}):`));
-    for (const f of noted) for (const note of f.notes!) out.push(`  ${c.yellow(`${rel(f.path)}:${note}`)}`);
+  if (!check) {
+    // credited to whoever wrote them: the official codemod's diagnostics, then this tool's own repairs and notes
+    const notes = result.files.map((f) => ({ f, ...notesByOrigin(f) }));
+    const official = notes.filter((n) => n.official.length > 0);
+    if (official.length > 0) {
+      out.push('', c.bold(`The official v1-to-v2 upgrade asks you to check (${official.reduce((n, x) => n + x.official.length, 0)}):`));
+      for (const { f, official: list } of official) for (const note of list) out.push(`  ${c.yellow(`${rel(f.path)}:${note}`)}`);
+    }
+    const own = notes.filter((n) => n.own.length > 0);
+    if (own.length > 0) {
+      out.push('', c.bold(`mcp-mrtr's own repairs and notes to check (${own.reduce((n, x) => n + x.own.length, 0)}):`));
+      for (const { f, own: list } of own) for (const note of list) out.push(`  ${c.yellow(`${rel(f.path)}:${note}`)}`);
+    }
   }
 
   const failed = result.files.filter((f) => f.status === 'failed');
@@ -216,6 +225,13 @@ const SKIP_LABELS: Partial<Record<SkipKind, [string, string]>> = {
 };
 
 /** `2 paths ignored by .gitignore, 1 symbolic link (not followed)`; node_modules and build output go unmentioned. */
+/** A file's notes split by who wrote them: the official v1-to-v2 codemod (`officialNotes`) or this tool. */
+function notesByOrigin(file: FileResult): { official: string[]; own: string[] } {
+  const byOfficial = new Set(file.officialNotes);
+  const notes = file.notes ?? [];
+  return { official: notes.filter((n) => byOfficial.has(n)), own: notes.filter((n) => !byOfficial.has(n)) };
+}
+
 export function summariseSkipped(skipped: SkippedEntry[]): string {
   const counts = new Map<SkipKind, number>();
   for (const entry of skipped) counts.set(entry.kind, (counts.get(entry.kind) ?? 0) + 1);

@@ -7,7 +7,7 @@ import { planPackageJsonChanges } from '../engine/package-json.js';
 import { unsliceSource } from '../engine/slice.js';
 import { joinSource } from '../engine/source-text.js';
 import type { FileResult, MigrationSummary, PackageJsonChange, SiteResult } from '../types.js';
-import type { RunState } from './state.js';
+import type { LoadedFile, RunState } from './state.js';
 import { TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
 import { heldBackSite } from './v1-hold-back.js';
 import { withJestManifestSetups } from './test-state-key.js';
@@ -83,6 +83,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       output: file.failed ? file.original : output,
       ...(file.failed ? { error: file.failed } : {}),
       ...(!file.failed && file.notes.length > 0 ? { notes: [...file.notes] } : {}),
+      ...officialNotesOf(file),
       ...(unreasoned.length > 0 ? { suppressionsWithoutReason: unreasoned } : {}),
     });
   }
@@ -123,4 +124,10 @@ export function summarize(files: FileResult[]): MigrationSummary {
     sitesSuppressed: files.reduce((n, f) => n + f.sites.filter((s) => s.status === 'suppressed').length, 0),
     suppressionsWithoutReason: files.reduce((n, f) => n + (f.suppressionsWithoutReason?.length ?? 0), 0),
   };
+}
+
+/** The official codemod's notes the file still carries (a file put back to v1 dropped its upgrade's notes): always a part of its `notes`. */
+function officialNotesOf(file: LoadedFile): Pick<FileResult, 'officialNotes'> {
+  const kept = file.failed ? [] : (file.officialNotes ?? []).filter((n) => file.notes.includes(n));
+  return kept.length > 0 ? { officialNotes: kept } : {};
 }

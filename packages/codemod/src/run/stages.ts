@@ -67,6 +67,7 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
   for (const file of upgradable) {
     const outcome = upgradeV1Source(file.sourceFile, state.projectType);
     file.notes.push(...(file.upgradeNotes = outcome.notes));
+    if (outcome.officialNotes.length > 0) file.officialNotes = outcome.officialNotes;
     if (outcome.error) file.notes.push(outcome.error);
     if (outcome.changed) {
       file.upgraded = true;

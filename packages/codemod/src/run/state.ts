@@ -48,6 +48,8 @@ export interface LoadedFile {
   upgraded: boolean;
   /** The upgrade's own notes (dropped with the upgrade when the file goes back to v1). */
   upgradeNotes?: string[];
+  /** Those of the upgrade's notes that are the official codemod's diagnostics (the report credits them to it). */
+  officialNotes?: string[];
   /** Put back to its v1 text after verify (run/back-to-v1.ts): its flagged sites are found again by line. */
   backToV1?: boolean;
   lineMap: LineMap;

@@ -220,10 +220,11 @@ describe('migrate', () => {
     ]);
   });
 
-  it('passes on what the official v1-to-v2 upgrade asks a person to check (JSON notes and the summary)', () => {
+  it('passes on what the official v1-to-v2 upgrade asks a person to check, credited to it apart from our own repair notes (JSON notes and the summary)', () => {
     const v1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 
 export function log(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): string {
   return String(extra.requestId);
@@ -234,14 +235,22 @@ server.registerTool('ask', { description: 'asks' }, async () => {
   const answer = await server.server.elicitInput({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
   return { content: [{ type: 'text', text: answer.action }] };
 });
+const shape: z.ZodRawShape = { name: z.string() };
+server.registerTool('greet', { inputSchema: shape }, async () => ({ content: [] }));
 `;
     const root = makeProject({ 'src/server.ts': v1 });
     const run = runCli(['migrate', 'src', '--dry-run', '--json', 'out.json'], root);
     expect(run.status).not.toBe(2);
     const report = JSON.parse(read(root, 'out.json'));
     const notes = report.files.find((f: { path: string }) => f.path === 'src/server.ts').notes as string[];
-    expect(notes).toEqual([expect.stringMatching(/^2: RequestHandlerExtra renamed to ServerContext/)]);
-    expect(run.stdout).toMatch(/The official v1-to-v2 upgrade asks you to check \(1\):\n  src\/server\.ts:2: RequestHandlerExtra renamed to ServerContext/);
+    const official = expect.stringMatching(/^2: RequestHandlerExtra renamed to ServerContext/);
+    // the raw shape's repair is ours (engine/upgrade-repairs.ts), not the official codemod's
+    const repair = expect.stringMatching(/^\d+: 'shape' is a zod raw shape \(typed ZodRawShape\); v2 takes a schema object: wrapped in z\.object\(\.\.\.\)$/);
+    expect(notes).toEqual([official, repair]);
+    expect(report.files.find((f: { path: string }) => f.path === 'src/server.ts').officialNotes).toEqual([official]);
+    expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
+    expect(run.stdout).toMatch(/The official v1-to-v2 upgrade asks you to check \(1\):\n  src\/server\.ts:2: RequestHandlerExtra renamed to ServerContext[^\n]*\n\n/);
+    expect(run.stdout).toMatch(/mcp-mrtr's own repairs and notes to check \(1\):\n  src\/server\.ts:\d+: 'shape' is a zod raw shape/);
   });
 
   it('--state-key-env names the variable the generated codec reads', () => {

@@ -112,6 +112,18 @@ describe('text report', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines.at(-1)).toBe("Find every site left to do: grep -rn --exclude-dir=node_modules --include='*.[jt]s' --include='*.[jt]sx' --include='*.[cm][jt]s' '@mcp-mrtr-todo' src");
   });
+  it("credits notes to who wrote them: the official codemod's under its heading, this tool's repairs and notes under its own", () => {
+    const result = sampleResult();
+    result.files[0] = { ...result.files[0]!, notes: ['2: RequestHandlerExtra renamed to ServerContext', "7: 'shape' is a zod raw shape"], officialNotes: ['2: RequestHandlerExtra renamed to ServerContext'] };
+    // a test file's notes come from the test-mock rewrite alone: nothing of them is the official codemod's
+    result.files[1] = { ...result.files[1]!, notes: ['4: a v1 handler-context fake, reshaped'] };
+    const text = formatTextReport(result, { cwd, command: 'migrate', paths: ['src'] });
+    expect(text).toContain('The official v1-to-v2 upgrade asks you to check (1):\n  src/tools.ts:2: RequestHandlerExtra renamed to ServerContext\n\n');
+    expect(text).toContain("mcp-mrtr's own repairs and notes to check (2):\n  src/tools.ts:7: 'shape' is a zod raw shape\n  src/roots watcher.ts:4: a v1 handler-context fake, reshaped\n\n");
+    const json = toJsonReport(result, { cwd, command: 'migrate' });
+    expect(json.files.map((f) => f.officialNotes)).toEqual([['2: RequestHandlerExtra renamed to ServerContext'], undefined, undefined]);
+    expect(validateJsonReport(json), JSON.stringify(validateJsonReport.errors)).toBe(true);
+  });
   it('check lists every legacy site with what migrate would do', () => {
     const text = formatTextReport(sampleResult(), { cwd, command: 'check', paths: ['src'] });
     expect(text).toContain('src/tools.ts:10:5  elicitation/create (delete_file)  migrate');
