@@ -41,15 +41,11 @@ const MIN_LENGTH = 30;
  * (generated names per function, helper parameters and requests named after what they ask,
  * exclusive branches sharing one key) and a line the input repeated in its legacy form counted as
  * the input's; 3 -> 1 when an ask the input declared the same way in two handlers counted as the
- * input's (behaviour-request-timeout's two `reply` handlers).
+ * input's (behaviour-request-timeout's two `reply` handlers); 1 -> 0 when a helper kept for a
+ * caller outside handlers and its handlers' copy called one function for the request's parameters
+ * (reach-helper-tool-and-timer's `messages:` line, engine/rewrite/shared-request.ts).
  */
-const NEEDED: Array<{ fixture: string; line: string; why: string }> = [
-  {
-    fixture: 'reach-helper-tool-and-timer',
-    line: "messages: [{ role: 'user', content: { type: 'text', text: `Summarise in one line: ${text}` } }],",
-    why: 'the helper stays as written for its setInterval caller (flagged: timer code has no MRTR form, there is no client to ask) and the tool gets its own migrated copy; sharing the request would mean editing the flagged code the user still has to change',
-  },
-];
+const NEEDED: Array<{ fixture: string; line: string; why: string }> = [];
 
 function lineCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();

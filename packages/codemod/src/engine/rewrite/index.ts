@@ -78,6 +78,8 @@ function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions)
     if (failedHolders.length === 0) {
       const inlinedFrom = new Map<Site, string>();
       for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper.name);
+      // the functions a kept helper's requests moved into name the SDK's params types
+      for (const [file, types] of pass.types) for (const t of types) plan.files.get(file)?.types.add(t);
       return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried, pass.copies, reaches);
     }
     for (const [fn, helper] of failedHolders) {

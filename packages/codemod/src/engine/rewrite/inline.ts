@@ -24,7 +24,8 @@ import { definitelyExits } from './control-flow.js';
 import { enclosingFunction } from './points.js';
 import { testCallsDriven } from './test-calls.js';
 import { contextlessCallers } from './contextless-calls.js';
-import { indentOf, type TextEdit } from '../text-edits.js';
+import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { shareRequests } from './shared-request.js';
 
 export interface InlinedHelper {
   /** `<file>:<offset>` of the helper in the original text (stable across restores). */
@@ -44,6 +45,8 @@ export interface InlinePass {
   helperOf: Map<Site, InlinedHelper>;
   /** New sites that are inlined copies (not the original text, which a kept helper still holds). */
   copies: Set<Site>;
+  /** Per file, the SDK types the functions building a kept helper's shared requests name (shared-request.ts). */
+  types: Map<SourceFile, Set<string>>;
   /** Puts the original text back; returns the reaches found again over it, mapped to the original sites. */
   restore(): { reaches: Reach[]; original: Map<Site, Site> };
 }
@@ -90,13 +93,20 @@ export function inlineHelpers(
   const shifts = new Map<SourceFile, TextEdit[]>();
   /** Per file: the ranges (new text) of each inlined copy, with its candidate. */
   const copies = new Map<SourceFile, Array<{ start: number; end: number; candidate: Candidate; handlerFnStart: number }>>();
+  const types = new Map<SourceFile, Set<string>>();
   for (const [file, list] of byFile) {
     const text = file.getFullText();
     const edits: Array<TextEdit & { candidate?: Candidate; handlerFnStart?: number }> = [];
     for (const c of list) {
+      // a kept helper and its handlers' copies call one function for each request's parameters
+      const shared = c.keep && !c.concise ? shareRequests(c.fn, c.declaration, c.helper.name, c.sites) : undefined;
+      if (shared) {
+        edits.push(shared.insertion, ...shared.calls);
+        for (const t of shared.types) types.set(file, (types.get(file) ?? new Set()).add(t));
+      }
       for (const site of c.calls) {
         const replaced: Node = c.concise ? site.call : site.statement;
-        edits.push({ start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site), candidate: c, handlerFnStart: site.handlerFn.getStart() });
+        edits.push({ start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site, shared?.calls ?? []), candidate: c, handlerFnStart: site.handlerFn.getStart() });
       }
       // The declaration goes with its leading comments and blank lines; the blank line after it stays.
       if (!c.keep) edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
@@ -171,6 +181,7 @@ export function inlineHelpers(
     inlined: candidates.map((c) => c.helper),
     helperOf: new Map(candidates.flatMap((c) => c.sites.map((site): [Site, InlinedHelper] => [site, c.helper]))),
     copies: copySites,
+    types,
     restore() {
       for (const [file, text] of originalText) file.replaceWithText(text);
       const again = refind(project, typeChecked);
@@ -394,8 +405,12 @@ function insideTry(node: Node, fn: Node): boolean {
   return false;
 }
 
-/** The helper's body in place of the call statement: parameters bound once, the last return bound as the call was. */
-function inlinedText(c: Candidate, site: CallSite): string {
+/**
+ * The helper's body in place of the call statement: parameters bound once, the last return bound as
+ * the call was; `shared`: the edits that make the kept helper's requests call their shared functions, made in the copy too.
+ */
+function inlinedText(c: Candidate, site: CallSite, shared: TextEdit[]): string {
+  const textOf = (node: Node): string => textWithEdits(node, shared.filter((e) => e.start >= node.getStart() && e.end <= node.getEnd()));
   const indent = indentOf(site.statement);
   const body = c.fn.getBody() as Node & { getStatements(): Statement[] };
   const statements = body.getStatements();
@@ -420,13 +435,14 @@ function inlinedText(c: Candidate, site: CallSite): string {
   const last = statements[statements.length - 1];
   if (site.binding.kind === 'return') {
     // `return f(...)`: the helper's statements as they are, its returns now the handler's.
-    for (const s of statements) lines.push(reindent(s.getText()));
+    for (const s of statements) lines.push(reindent(textOf(s)));
     if (!definitelyExits(last)) lines.push('return undefined;');
     return lines.join(`\n${indent}`);
   }
   const tail = last && Node.isReturnStatement(last) ? last : undefined;
-  for (const s of statements) if (s !== tail) lines.push(reindent(s.getText()));
-  const value = tail?.getExpression()?.getText();
+  for (const s of statements) if (s !== tail) lines.push(reindent(textOf(s)));
+  const returned = tail?.getExpression();
+  const value = returned && textOf(returned);
   const returnType = (c.fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.()?.getText();
   const resolved = returnType ? /^Promise<([\s\S]*)>$/.exec(returnType)?.[1] : undefined;
   const b = site.binding;
