@@ -5,7 +5,7 @@ import * as prettier from 'prettier';
 import { InMemoryFileSystemHost } from 'ts-morph';
 import { afterAll, describe, expect, it } from 'vitest';
 import { editorconfigOptionsFor } from '../src/engine/editorconfig.js';
-import { prettierLayoutFor, type PrettierLayout } from '../src/engine/prettier-config.js';
+import { prettierLayoutFor, type PrettierLayout } from '../src/engine/formatter-options.js';
 
 function files(entries: Record<string, string>, dirs: string[] = []): InMemoryFileSystemHost {
   const host = new InMemoryFileSystemHost();

@@ -1,6 +1,7 @@
 import { InMemoryFileSystemHost } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { findPrettierConfigDir, prettierLayoutFor } from '../src/engine/prettier-config.js';
+import { prettierLayoutFor } from '../src/engine/formatter-options.js';
+import { findPrettierConfigDir } from '../src/engine/prettier-config.js';
 
 function files(entries: Record<string, string>, dirs: string[] = []): InMemoryFileSystemHost {
   const host = new InMemoryFileSystemHost();

@@ -5,7 +5,7 @@
  * file's own quotes, semicolons and indentation where it does not.
  */
 import { Node, type Project, type SourceFile } from 'ts-morph';
-import { prettierLayoutFor, type PrettierLayout } from '../prettier-config.js';
+import { prettierLayoutFor, type PrettierLayout } from '../formatter-options.js';
 import { indentUnit } from '../text-edits.js';
 
 /** prettier's default print width, used where neither a configuration nor the file says more. */
