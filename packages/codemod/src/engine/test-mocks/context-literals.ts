@@ -27,7 +27,6 @@ import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
 import { contextlessCallChanges, type StateCodecOf, type UndrivenCall } from './contextless-handler-calls.js';
 import { spyAnswerHelperText } from './spy-answers.js';
-import { shimAnsweredCalls, shimClientHelperText } from './shim-answered-calls.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -69,14 +68,12 @@ export function reshapeContextMockText(
   migratedHandlers: ReadonlySet<string> = new Set(),
   /** The state codec of a migrated handler, for the calls the test's spies answer (`spy-answers.ts`). */
   codecOf?: StateCodecOf,
-  /** The server members whose assigned mocks the SDK's legacy shim may answer with (`shim-answered-calls.ts`). */
-  shimMembers: ReadonlySet<string> = new Set(),
 ): { output: string; notes: string[]; undriven?: UndrivenCall[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const scriptKind = scriptKindOf(file);
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind });
   const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
-  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers, codecOf, shimMembers);
+  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers, codecOf);
   return { output: sourceFile.getFullText(), notes, ...(undriven.length > 0 ? { undriven } : {}) };
 }
 
@@ -86,15 +83,11 @@ export function undrivenCallsIn(file: string, text: string, migratedHandlers: Re
   return contextlessCallChanges(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), migratedHandlers, every).undriven;
 }
 
-/**
- * The start positions in `text` of the mocks that answer a call the reshape drives: spies answering
- * a contextless call of a migrated handler (`spy-answers.ts`), assigned mocks the SDK's legacy shim
- * answers a request-handler call with (`shim-answered-calls.ts`).
- */
-export function answeringMocksIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf, shimMembers: ReadonlySet<string>): ReadonlySet<number> {
+/** The start positions in `text` of the spies answering a contextless call of a migrated handler (`spy-answers.ts`). */
+export function answeringSpiesIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf): ReadonlySet<number> {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
-  return new Set([...contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf).answeringSpies, ...shimAnsweredCalls(sourceFile, shimMembers).mocks]);
+  return new Set(contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf).answeringSpies);
 }
 
 /** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
@@ -111,7 +104,6 @@ function reshapeContextMocks(
   typescript: boolean,
   migratedHandlers: ReadonlySet<string>,
   codecOf: StateCodecOf | undefined,
-  shimMembers: ReadonlySet<string>,
 ): { notes: string[]; undriven: UndrivenCall[] } {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
@@ -144,9 +136,6 @@ function reshapeContextMocks(
   edits.push(...contextless.edits);
   notes.push(...contextless.notes);
   answering ||= contextless.answering;
-  const shimAnswered = shimAnsweredCalls(sourceFile, shimMembers);
-  edits.push(...shimAnswered.edits);
-  notes.push(...shimAnswered.notes);
   const { undriven } = contextless;
   if (notes.length === 0 && undriven.length === 0) return { notes: [], undriven: [] };
   if (answering) {
@@ -156,10 +145,6 @@ function reshapeContextMocks(
   if (contextless.spyAnswering) {
     const end = sourceFile.getEnd();
     edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${spyAnswerHelperText(typescript)}` });
-  }
-  if (shimAnswered.edits.length > 0) {
-    const end = sourceFile.getEnd();
-    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${shimClientHelperText(typescript)}` });
   }
   let output: string;
   try {
