@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
 import { migrateSource } from '../src/index.js';
 import { restoreComments } from '../src/engine/comments.js';
@@ -19,8 +19,6 @@ function commentsOf(text: string): string[] {
   }
   return out;
 }
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const V1_SERVER = `/**
  * Notes server: keeps notes for the session.

@@ -95,6 +95,17 @@ describe('the sampling answers of the fakes a driven helper call answers with', 
     ]);
   });
 
+  it('an answer behind `satisfies` or `<T>` (find/resolve.ts unwrapExpression) is read like one behind `as`', () => {
+    const text = [
+      `const server = { createMessage: vi.fn().mockResolvedValue({ content: { type: 'text', text: 'b' }, model: 'm' } satisfies object) };`,
+      `const other = { createMessage: vi.fn().mockResolvedValue(<any>{ content: { type: 'text', text: 'b' }, model: 'm' }) };`,
+      DRIVEN,
+    ].join('\n');
+    const notes = drivenAnswerTextNotes('/p/tests/a.test.ts', text);
+    expect(notes.map((n) => n.slice(0, n.indexOf(': ')))).toEqual(['1', '2']);
+    for (const note of notes) expect(note).toContain("the fake's sampling answer has no `role`");
+  });
+
   it('nothing without a driven sampling call', () => {
     const text = `const server = { createMessage: vi.fn().mockResolvedValue({ role: 'assistant', content: [], model: 'm' }) };\n`;
     expect(drivenAnswerTextNotes('/p/tests/a.test.ts', text)).toEqual([]);

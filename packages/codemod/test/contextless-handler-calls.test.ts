@@ -29,6 +29,13 @@ export function createServer(): McpServer {
     return { content: [{ type: 'text', text: reply.content.type === 'text' ? reply.content.text : '' }] };
   });
   server.registerTool('echo', { description: 'Echoes', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('haiku', { description: 'Writes a haiku' }, async () => {
+    if (!server.server.getClientCapabilities()?.sampling) {
+      return { content: [{ type: 'text', text: 'No haiku without sampling' }] };
+    }
+    const reply = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'A haiku' } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: reply.content.type === 'text' ? reply.content.text : '' }] };
+  });
   return server;
 }
 `;
@@ -63,6 +70,18 @@ export function notAwaited() {
   return handler({ text: 'x' });
 }
 
+export async function haiku() {
+  const server = createServer();
+  vi.spyOn(server.server, 'getClientCapabilities').mockReturnValue(undefined);
+  const handler = registeredTool(server, 'haiku')!;
+  return (await handler({})) as { content: { text: string }[] };
+}
+
+export async function haikuWithExtra() {
+  const handler = registeredTool(createServer(), 'haiku')!;
+  return await handler({ signal: new AbortController().signal });
+}
+
 export async function echo() {
   const handler = registeredTool(createServer(), 'echo')!;
   return (await handler({ text: 'hi' })) as { content: { text: string }[] };
@@ -75,6 +94,7 @@ let tests: {
   withoutSampling: () => Promise<{ content: { text: string }[] }>;
   withSampling: () => Promise<{ resultType?: string }>;
   echo: () => Promise<{ content: { text: string }[] }>;
+  haiku: () => Promise<{ content: { text: string }[] }>;
 };
 const key = process.env.MCP_REQUEST_STATE_KEY;
 
@@ -95,7 +115,10 @@ afterAll(() => {
 describe('a migrated handler called without a context', () => {
   it('control: summarize is migrated, echo is not', () => {
     const server = result.files.find((f) => f.path.endsWith('server.ts'));
-    expect(server?.sites.map((s) => [s.handler, s.status])).toEqual([['summarize', 'migrated']]);
+    expect(server?.sites.map((s) => [s.handler, s.status])).toEqual([
+      ['summarize', 'migrated'],
+      ['haiku', 'migrated'],
+    ]);
   });
 
   it("an awaited call goes through the helper with the first round's context, and the file typechecks", () => {
@@ -115,7 +138,7 @@ describe('a migrated handler called without a context', () => {
   it('a call the helper cannot take is flagged at its line in the original, with a marker above it; an unmigrated handler keeps its call', async () => {
     const test = result.files.find((f) => f.path.endsWith('notes.test.ts'));
     const original = TEST.split('\n');
-    const flagged = test?.sites.filter((s) => s.status === 'flagged') ?? [];
+    const flagged = test?.sites.filter((s) => s.status === 'flagged' && !s.reason?.includes("'haiku'")) ?? [];
     expect(flagged).toHaveLength(1);
     expect(original[flagged[0]!.line - 1]).toBe(`  return handler({ text: 'x' });`);
     expect(flagged[0]!.reason).toBe(`the test calls the handler of 'summarize', taken from the server's private map, without a context: this run migrated it, and the migrated handler reads its context (ctx.mcpReq) for the rounds before, so the call throws a TypeError; not driven: the call is not awaited where it is made`);
@@ -123,5 +146,22 @@ describe('a migrated handler called without a context', () => {
     expect(text).toMatch(/\n {2}\/\/ @mcp-mrtr-todo\(the test calls the handler of 'summarize'[^\n]*\n {2}return handler\(\{ text: 'x' \}\);/);
     expect(text).toContain(`return (await handler({ text: 'hi' })) as { content: { text: string }[] };`);
     expect((await tests.echo()).content[0]!.text).toBe('hi');
+  });
+
+  it("a handler registered without an input schema takes only its context: the first round's replaces the empty one it was called with", async () => {
+    const text = readFileSync(join(dir, 'notes.test.ts'), 'utf8');
+    expect(text).toContain(`return (await callAnsweringInputRequests(handler, { mcpReq: { requestState: () => undefined } })) as { content: { text: string }[] };`);
+    expect((await tests.haiku()).content[0]!.text).toBe('No haiku without sampling');
+    const test = result.files.find((f) => f.path.endsWith('notes.test.ts'));
+    expect(test?.notes?.join('\n')).toMatch(/the test calls the handler of 'haiku', .* in place of the empty one it was called with \(registered without an input schema, the handler takes only its context\)/);
+  });
+
+  it('one called with a context that is not empty is flagged with why, its call kept', () => {
+    const test = result.files.find((f) => f.path.endsWith('notes.test.ts'));
+    const flagged = test?.sites.filter((s) => s.status === 'flagged' && s.reason?.includes("'haiku'")) ?? [];
+    expect(flagged).toHaveLength(1);
+    expect(TEST.split('\n')[flagged[0]!.line - 1]).toBe(`  return await handler({ signal: new AbortController().signal });`);
+    expect(flagged[0]!.reason).toMatch(/; not driven: the tool was registered without an input schema, so the call's argument is the handler's context, and it is not an empty one the first round's can replace$/);
+    expect(readFileSync(join(dir, 'notes.test.ts'), 'utf8')).toContain(`return await handler({ signal: new AbortController().signal });`);
   });
 });

@@ -11,13 +11,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { migrateProject } from '../src/index.js';
 import { testFilesHeldOutsideRun } from '../src/tests-beside.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
-
-vi.setConfig({ testTimeout: 300_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 // no `include`: every TypeScript file under the folder, tests/ among them

@@ -1,9 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findHandlers, findRegistrations, findSites } from '../src/engine/find/index.js';
 import { addSource, virtualProject } from './find-helpers.js';
-
-// The first typed query loads the SDK's declaration files (seconds on a busy 2-core machine).
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const project = virtualProject();
 const V1 = `import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';

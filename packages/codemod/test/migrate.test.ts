@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Project } from 'ts-morph';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { migrateSource, migrateInputs } from '../src/index.js';
 import { migrateProject } from './shared-library-files.js';
 import type { Reach, RewriteOutcome } from '../src/engine/model.js';
 import { TEST_DIR } from './find-helpers.js';
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const dirs: string[] = [];

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { InMemoryFileSystemHost } from 'ts-morph';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRepositoryRoot, nearestPackageDir, packageDirWithin } from '../src/engine/package-dir.js';
+import { isRepositoryRoot, nearestDirWhere, nearestPackageDir, packageDirWithin, readManifest, unbounded } from '../src/engine/package-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -58,5 +59,34 @@ describe('packageDirWithin: the package of a folder inside the run root', () => 
     expect(packageDirWithin(outer, root)).toBeUndefined();
     fs.writeFileSync(path.join(root, 'package.json'), '{}\n');
     expect(packageDirWithin(path.join(root, 'pkg/src'), root)).toBe(root);
+  });
+});
+
+describe("the same walk on a project's file system (ts-morph's, in memory here)", () => {
+  function files(entries: Record<string, string>): InMemoryFileSystemHost {
+    const host = new InMemoryFileSystemHost();
+    for (const [file, text] of Object.entries(entries)) host.writeFileSync(file, text);
+    return host;
+  }
+
+  it('finds the package.json only that file system holds, bounded or not', () => {
+    const host = files({ '/w/package.json': '{}', '/w/repo/.git': 'gitdir: /elsewhere', '/w/repo/pkg/src/a.ts': '' });
+    expect(nearestPackageDir('/w/repo/pkg/src', unbounded, undefined, host)).toBe('/w');
+    // a linked work tree's .git is a file: still the repository's root
+    expect(isRepositoryRoot('/w/repo', host)).toBe(true);
+    expect(nearestPackageDir('/w/repo/pkg/src', (d) => isRepositoryRoot(d, host), undefined, host)).toBeUndefined();
+  });
+
+  it('reads a manifest there; none for a missing, unparsable or non-object package.json', () => {
+    const host = files({ '/p/package.json': JSON.stringify({ version: '1.0.0', prettier: { semi: false } }), '/bad/package.json': '{', '/null/package.json': 'null' });
+    expect(readManifest('/p', host)).toEqual({ version: '1.0.0', prettier: { semi: false } });
+    expect([readManifest('/bad', host), readManifest('/null', host), readManifest('/none', host), readManifest(undefined, host)]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('nearestDirWhere tries the bound itself, then stops', () => {
+    const tried: string[] = [];
+    expect(nearestDirWhere('/a/b/c', (d) => (tried.push(d), false), (d) => d === '/a')).toBeUndefined();
+    expect(tried).toEqual(['/a/b/c', '/a/b', '/a']);
+    expect(nearestDirWhere('/a/b/c', (d) => d === '/a', (d) => d === '/a')).toBe('/a');
   });
 });

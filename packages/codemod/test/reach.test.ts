@@ -1,11 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../src/engine/find/index.js';
 import { computeReaches } from '../src/engine/reach/index.js';
 import { addSource, virtualProject } from './find-helpers.js';
-
-// The first typed query loads the SDK's declaration files (seconds on a busy 2-core machine).
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 function reachesOf(files: SourceFile[], typeChecked = true) {
   const ctx = { typeChecked };

@@ -24,6 +24,15 @@
  * So a line made of nothing but a name and a method is allowed as many times as the input declares
  * that name from that method, never more: a third copy, or a copy for a name or method the input
  * declared once, still counts.
+ *
+ * A helper kept as written for a caller outside request handlers (a listener) and the copy of it
+ * the output declares for its handlers (after helper-copy.ts's note "A copy of `f` for the request
+ * handlers that call it") both hold the helper's own statements: the copy has to run what the helper
+ * runs (its guard, what it makes of the answer), now for the handlers, and sharing those would mean
+ * cutting the user's helper into pieces. So a line of the input's helper that the copy holds counts
+ * as the input's once more per copy. The requests' parameters are not among them: the helper and the
+ * copy build those through one function (shared-request.ts), and a parameter line written in both
+ * still counts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,7 +52,9 @@ const MIN_LENGTH = 30;
  * the input's; 3 -> 1 when an ask the input declared the same way in two handlers counted as the
  * input's (behaviour-request-timeout's two `reply` handlers); 1 -> 0 when a helper kept for a
  * caller outside handlers and its handlers' copy called one function for the request's parameters
- * (reach-helper-tool-and-timer's `messages:` line, engine/rewrite/shared-request.ts).
+ * (reach-helper-tool-and-timer's `messages:` line, engine/rewrite/shared-request.ts); the copy
+ * declared for a helper's handlers (reach-helper-copy-for-handler) repeats none either: its request
+ * is shared the same way, and the helper's own statements it must run count as the input's.
  */
 const NEEDED: Array<{ fixture: string; line: string; why: string }> = [];
 
@@ -170,6 +181,53 @@ function statementFrom(text: string, start: number): string {
   return text.slice(start);
 }
 
+/** The note helper-copy.ts writes above the copy of a helper it declares for the helper's handlers. */
+const COPY_NOTE = /^\/\/ A copy of `([A-Za-z_$][\w$]*)` for the request handlers that call it;/;
+
+/** The request methods whose argument lists hold a request's parameters. */
+const REQUEST_CALL = /\.(?:elicitInput|createMessage|listRoots|requestSampling|sendRequest|request)\s*\(/g;
+
+/** The lines of the function whose declaration starts at line `at`, to the line where its braces close. */
+function functionLines(lines: string[], at: number): string[] {
+  let depth = 0;
+  for (let k = at; k < lines.length; k++) {
+    for (const c of lines[k]!) depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+    if (depth <= 0 && k > at) return lines.slice(at, k + 1);
+  }
+  return lines.slice(at);
+}
+
+/** The helper `name`'s lines in `input` (`function name(` or `const name = `), without those inside a request's arguments. */
+function helperOwnLines(input: string, name: string): Set<string> {
+  const lines = input.split(/\r?\n/);
+  const at = lines.findIndex((l) => new RegExp(`\\b(?:function\\s+${name}\\s*\\(|(?:const|let)\\s+${name}\\s*=)`).test(l));
+  if (at < 0) return new Set();
+  const text = functionLines(lines, at).join('\n');
+  const inRequest = new Set<number>();
+  for (const m of text.matchAll(REQUEST_CALL)) {
+    const open = m.index + m[0].length;
+    const args = statementFrom(text, open);
+    const first = text.slice(0, open).split('\n').length - 1;
+    const last = text.slice(0, open + args.length).split('\n').length - 1;
+    // the lines the arguments run over, not the call's own first line (`const a = await x.elicitInput({`)
+    for (let k = first + 1; k <= last; k++) inRequest.add(k);
+  }
+  return new Set(text.split('\n').map((l, k) => (inRequest.has(k) ? '' : l.trim())).filter((l) => l.length >= MIN_LENGTH));
+}
+
+/** For each line of a helper the output declares a copy of (COPY_NOTE), how many copies hold it: the helper's own code the copy must run. */
+export function copiedHelperLines(input: string, output: string): Map<string, number> {
+  const lines = output.split(/\r?\n/);
+  const copied = new Map<string, number>();
+  lines.forEach((line, k) => {
+    const helper = COPY_NOTE.exec(line.trim())?.[1];
+    if (!helper) return;
+    const own = helperOwnLines(input, helper);
+    for (const l of new Set(functionLines(lines, k + 1).map((x) => x.trim()))) if (own.has(l)) copied.set(l, (copied.get(l) ?? 0) + 1);
+  });
+  return copied;
+}
+
 /** Lines `output` repeats beyond what `input` had, with how many extra occurrences each. */
 export function repeatedLines(input: string, output: string): Array<{ line: string; extra: number }> {
   const before = lineCounts(input);
@@ -177,9 +235,10 @@ export function repeatedLines(input: string, output: string): Array<{ line: stri
   const outputLines = trimmedLines(output);
   const origins = rewrittenFrom(inputLines, outputLines);
   const asks = legacyAsks(input);
+  const copied = copiedHelperLines(input, output);
   const repeated: Array<{ line: string; extra: number }> = [];
   for (const [line, count] of lineCounts(output)) {
-    let allowed = Math.max(1, before.get(line) ?? 0);
+    let allowed = Math.max(1, before.get(line) ?? 0) + (before.has(line) ? (copied.get(line) ?? 0) : 0);
     if (count > allowed) {
       const perBlock = new Map<string, number>();
       const perLine = new Map<string, number>();
@@ -267,6 +326,26 @@ describe('repeated lines in generated code', () => {
       ['a createMessage', 1],
       ['c elicitInput', 1],
     ]);
+  });
+
+  it("counts the lines of a helper that its handlers' copy must run as the input's, but not its request's parameters", () => {
+    const guard = "if (service === 'docs') return 'static';";
+    const param = 'message: `Deploy ${service} to the target of choice?`,';
+    const body = (name: string, ask: string): string => `async function ${name}(server: McpServer, service: string) {\n  ${guard}\n  ${ask}\n  return answer;\n}`;
+    const literal = `{\n    ${param}\n  }`;
+    const legacy = (request: string): string => body('chooseTarget', `const answer = await server.server.elicitInput(${request});`);
+    const copy = (request: string): string => body('chooseTargetForHandlers', `const answer = readElicitation(ctx, answerKey, ${request});`);
+    const input = `${legacy(literal)}\n`;
+    const note = "// A copy of `chooseTarget` for the request handlers that call it; `chooseTarget` above still does what it did for its callers outside request handlers.";
+    // the guard in the helper and in its copy: the input's; the request built by one function
+    expect(repeatedLines(input, `${legacy('chooseTargetRequest(service)')}\n\n${note}\n${copy('chooseTargetRequest(service)')}\n`)).toEqual([]);
+    // the request's parameters written out in both still count
+    expect(repeatedLines(input, `${legacy(literal)}\n\n${note}\n${copy(literal)}\n`)).toEqual([{ line: param, extra: 1 }]);
+    // without the note, or with a note naming another function, the guard twice is a repeat
+    const other = note.replace('`chooseTarget` for', '`pickTarget` for');
+    for (const n of ['', other]) expect(repeatedLines(input, `${legacy('r(service)')}\n\n${n}\n${copy('r(service)')}\n`)).toEqual([{ line: guard, extra: 1 }]);
+    // a third copy of the guard, outside the copy, still counts
+    expect(repeatedLines(input, `${legacy('r(service)')}\n\n${note}\n${copy('r(service)')}\n${guard}\n`)).toEqual([{ line: guard, extra: 1 }]);
   });
 
   it('across fixtures/cases outputs: 0, beside the repeats the migration needs', () => {

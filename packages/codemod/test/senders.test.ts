@@ -3,15 +3,12 @@
  * project's own interface, timers raced against a request, task-augmented requests, and the
  * purity of code that re-runs on every round (binding a method, filling a list of one's own).
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findSites } from '../src/engine/find/index.js';
 import { firstEffect } from '../src/engine/rewrite/purity.js';
 import { taskAugmentation } from '../src/engine/rewrite/tasks.js';
 import { timeoutWrapperOf } from '../src/engine/rewrite/timeout.js';
 import { addSource, virtualProject } from './find-helpers.js';
-
-// The first typed query loads the SDK's declaration files (seconds on a busy 2-core machine).
-vi.setConfig({ testTimeout: 60_000 });
 
 const project = virtualProject();
 const V1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

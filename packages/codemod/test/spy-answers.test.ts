@@ -42,6 +42,20 @@ describe('calls the spies answer', () => {
     expect(out).not.toContain('async function callAnsweringInputRequests');
   });
 
+  it('two driven calls in one file: the codec imported once, after the last import', () => {
+    const call = `export async function drafts() {
+  const server = createServer();
+  vi.spyOn(server.server, 'createMessage').mockResolvedValue(${ANSWER});
+  const handler = registeredTool(server, 'draft');
+  return await handler({ id: 't1' });
+}
+`;
+    const out = reshaped(call + call.replace('drafts', 'drafts2'));
+    expect(out.split(`return await ${DRIVEN}, requestStateCodec.verify);`)).toHaveLength(3);
+    expect(out.match(/import \{ requestStateCodec \} from '\.\/mcp-request-state\.js';\n/g)).toHaveLength(1);
+    expect(out).toContain(`import { createServer } from './server.js';\nimport { requestStateCodec } from './mcp-request-state.js';\n\nfunction registeredTool`);
+  });
+
   it('a handler whose file imports no codec (write-once): driven without an opener, no import added', () => {
     const out = reshaped(
       `export async function drafts() {
@@ -71,6 +85,19 @@ describe('calls the spies answer', () => {
     );
     expect(out).toContain(`return await ${DRIVEN}, requestStateCodec.verify);`);
     expect(out).toContain('async function callAnsweringFromServerMocks(handler, args, server, openState) {');
+  });
+
+  // A type assertion (`<T>x`, TypeScript files only) is stripped like `as`, with find/resolve.ts unwrapExpression:
+  // on the spy's target (spy-answers.ts) and on the handler taken from the getter (contextless-handler-calls.ts).
+  it('a type-asserted spy target and handler: driven like their `as` forms', () => {
+    const out = reshaped(`export async function drafts() {
+  const server = createServer();
+  vi.spyOn((<any>server).server, 'createMessage').mockResolvedValue(${ANSWER});
+  const handler = <(args: unknown) => Promise<unknown>>registeredTool(server, 'draft');
+  return await handler({ id: 't1' });
+}
+`);
+    expect(out).toContain(`return await callAnsweringFromServerMocks(handler, { id: 't1' }, (<any>server).server, requestStateCodec.verify);`);
   });
 
   it.each([
@@ -118,5 +145,18 @@ export async function drafts() {
 }
 `);
     expect(out).toContain(`return await ${FIRST_ROUND};`);
+  });
+
+  it("a handler registered without an input schema takes only its context: the first round's replaces the test's empty one, and the spies answer nothing (their helper calls handler(args, ctx))", () => {
+    const body = `export async function drafts() {
+  const server = createServer();
+  vi.spyOn(server.server, 'createMessage').mockResolvedValue(${ANSWER});
+  const handler = registeredTool(server, 'draft');
+  return await handler({});
+}
+`;
+    const out = reshapeContextMockText('tools.test.ts', `${HEAD}\n${body}`, () => false, true, new Set(['draft']), () => './mcp-request-state.js', new Set(['draft'])).output;
+    expect(out).toContain(`return await callAnsweringInputRequests(handler, { mcpReq: { requestState: () => undefined } });`);
+    expect(out).not.toContain('callAnsweringFromServerMocks');
   });
 });

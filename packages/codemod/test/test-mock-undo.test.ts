@@ -8,13 +8,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };

@@ -12,8 +12,6 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_DIR } from './find-helpers.js';
 
-vi.setConfig({ testTimeout: 300_000 });
-
 const walks = vi.hoisted(() => ({ roots: [] as string[][] }));
 vi.mock('../src/discover.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/discover.js')>();

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { Client } from '@modelcontextprotocol/client';
@@ -14,8 +14,6 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { migrateProject } from './shared-library-files.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src'] };

@@ -14,15 +14,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateProject } from './shared-library-files.js';
 import { formatTextReport } from '../src/report/text.js';
 import { toJsonReport } from '../src/report/json.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 import { validateJsonReport } from './cli/schemas.js';
-
-vi.setConfig({ testTimeout: 120_000 });
+import { CHILD_PROCESS_TIMEOUT_MS } from './child-timeouts.js';
 
 const REPO_MODULES = path.resolve(TEST_DIR, '../../../node_modules');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src', 'test'] };
@@ -92,7 +91,7 @@ function link(name: string): void {
 }
 
 function tsc(): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

@@ -5,12 +5,10 @@
  * so the v1 project still compiles against the real v1 SDK.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { NODE_TSCONFIG, migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
-
-vi.setConfig({ testTimeout: 300_000 });
 
 // under noUnusedLocals the module-level alias the request was made through, which the migrated handler
 // no longer reads, is a new type error, so verify undoes the rewrite

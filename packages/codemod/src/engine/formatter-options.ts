@@ -7,7 +7,8 @@ import path from 'node:path';
 import micromatch from 'micromatch';
 import { parse as parseYaml } from 'yaml';
 import { editorconfigOptionsFor } from './editorconfig.js';
-import { DISK, findPrettierConfigDir, packagePrettierKey, PRETTIER_CONFIG_FILES, type ConfigFiles } from './prettier-config.js';
+import { DISK, type WalkFiles } from './package-dir.js';
+import { findPrettierConfigDir, packagePrettierKey, PRETTIER_CONFIG_FILES } from './prettier-config.js';
 
 /** The options of a prettier configuration that decide how an import is laid out. */
 export interface PrettierLayout {
@@ -30,7 +31,7 @@ export interface PrettierLayout {
  * the engine does not read (JavaScript, JSON5, TOML, a shared config named in package.json) gives
  * prettier's defaults where the `.editorconfig` sets nothing.
  */
-export function prettierLayoutFor(file: string, files: ConfigFiles = DISK): PrettierLayout | undefined {
+export function prettierLayoutFor(file: string, files: WalkFiles = DISK): PrettierLayout | undefined {
   const fromEditorconfig = editorconfigOptionsFor(file, files);
   const dir = findPrettierConfigDir(path.dirname(path.resolve(file)), files);
   if (dir === undefined) return fromEditorconfig && { ...layoutOf(fromEditorconfig), onlyEditorconfig: true };
@@ -43,7 +44,7 @@ export function prettierLayoutFor(file: string, files: ConfigFiles = DISK): Pret
 }
 
 /** The options written in the configuration of `dir`, in prettier's search order within one directory: package.json first, then the rc files. */
-function readConfig(dir: string, files: ConfigFiles): Record<string, unknown> {
+function readConfig(dir: string, files: WalkFiles): Record<string, unknown> {
   const fromPackage = packagePrettierKey(dir, files);
   if (fromPackage !== undefined) return asRecord(fromPackage) ?? {};
   const file = PRETTIER_CONFIG_FILES.find((f) => files.fileExistsSync(path.join(dir, f)))!;

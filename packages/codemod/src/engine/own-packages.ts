@@ -16,6 +16,7 @@ import semver from 'semver';
 import { ts } from 'ts-morph';
 import { V2_PACKAGES } from '@mcp-mrtr/surface';
 import pkg from '../../package.json' with { type: 'json' };
+import { readManifest } from './package-dir.js';
 
 /** The v2 packages among the codemod's own dependencies (the ones it can lend a project). */
 export const OWN_V2_PACKAGES: readonly string[] = V2_PACKAGES.filter((name) => name in pkg.dependencies);
@@ -128,22 +129,6 @@ export function resolveAsServerDependency(specifier: string, serverPackage: stri
   if (!server) return undefined;
   // from the package's real path, as Node resolves a symlinked package's own imports
   return ts.resolveModuleName(specifier, path.join(fs.realpathSync(server), '__mcp_mrtr_server__.ts'), options, host).resolvedModule;
-}
-
-interface Manifest {
-  version?: string;
-  dependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-}
-
-/** The package.json of a package directory; undefined when there is none or it does not parse. */
-function readManifest(dir: string | undefined): Manifest | undefined {
-  if (!dir) return undefined;
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether `node_modules/<name>` exists in `start` or one of its ancestors (Node's lookup). */

@@ -3,8 +3,8 @@
  * and formatter-options.ts reads the options the engine follows from it. Kept free of the option
  * reading's packages: the CLI loads this module at every start.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { DISK, isRepositoryRoot, nearestDirWhere, readManifest, type WalkFiles } from './package-dir.js';
 
 export const PRETTIER_CONFIG_FILES = [
   '.prettierrc',
@@ -27,31 +27,16 @@ export const PRETTIER_CONFIG_FILES = [
   'prettier.config.mts',
 ];
 
-/** What the lookup reads: the real disk by default; the engine passes its project's file system (an in-memory one in unit tests). */
-export interface ConfigFiles {
-  fileExistsSync(file: string): boolean;
-  directoryExistsSync(dir: string): boolean;
-  readFileSync(file: string, encoding?: string): string;
+/** The directory whose prettier configuration applies to `start`, searching upwards, no further than the work tree's root. */
+export function findPrettierConfigDir(start: string, files: WalkFiles = DISK): string | undefined {
+  return nearestDirWhere(
+    start,
+    (dir) => PRETTIER_CONFIG_FILES.some((f) => files.fileExistsSync(path.join(dir, f))) || packagePrettierKey(dir, files) !== undefined,
+    (dir) => isRepositoryRoot(dir, files),
+  );
 }
 
-export const DISK: ConfigFiles = { fileExistsSync: fs.existsSync, directoryExistsSync: fs.existsSync, readFileSync: (file) => fs.readFileSync(file, 'utf8') };
-
-/** The directory whose prettier configuration applies to `start`, searching upwards. */
-export function findPrettierConfigDir(start: string, files: ConfigFiles = DISK): string | undefined {
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    if (PRETTIER_CONFIG_FILES.some((f) => files.fileExistsSync(path.join(dir, f)))) return dir;
-    if (packagePrettierKey(dir, files) !== undefined) return dir;
-    if (files.directoryExistsSync(path.join(dir, '.git')) || files.fileExistsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) return undefined;
-  }
-}
-
-/** The `prettier` key of the directory's package.json, or undefined when it has none (or none readable). */
-export function packagePrettierKey(dir: string, files: ConfigFiles): unknown {
-  const pkg = path.join(dir, 'package.json');
-  if (!files.fileExistsSync(pkg)) return undefined;
-  try {
-    return (JSON.parse(files.readFileSync(pkg, 'utf8')) as { prettier?: unknown }).prettier;
-  } catch {
-    return undefined; // unreadable package.json: keep looking
-  }
+/** The `prettier` key of the folder's package.json; undefined without one or when it does not parse (the search goes on). */
+export function packagePrettierKey(dir: string, files: WalkFiles): unknown {
+  return files.fileExistsSync(path.join(dir, 'package.json')) ? readManifest(dir, files)?.prettier : undefined;
 }

@@ -18,6 +18,7 @@
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { referencesOf } from './find/resolve.js';
 import { ensureNamedImports } from './rewrite/imports.js';
 import { flavourOf } from './rewrite/module-flavour.js';
 import { typeToolListResults } from './upgrade-list-results.js';
@@ -94,7 +95,8 @@ function receivesHandlerContext(parameter: ParameterDeclaration, contexts: Set<P
   if (Node.isFunctionDeclaration(fn)) nameNode = fn.getNameNode();
   else if (Node.isVariableDeclaration(fn.getParent())) nameNode = (fn.getParent() as import('ts-morph').VariableDeclaration).getNameNode();
   if (!nameNode || !Node.isIdentifier(nameNode)) return false;
-  return nameNode.findReferencesAsNodes().some((ref) => {
+  // references the language service cannot list: no call is known to pass the context
+  return (referencesOf(nameNode) ?? []).some((ref) => {
     const call = ref.getParent();
     if (!call || !Node.isCallExpression(call) || call.getExpression() !== ref) return false;
     const arg = call.getArguments()[index];

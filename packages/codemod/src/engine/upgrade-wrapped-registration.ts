@@ -12,6 +12,7 @@
  * reports the compiler's message at the line.
  */
 import { Node, SyntaxKind, type ArrowFunction, type FunctionExpression, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
+import { unwrapExpression } from './find/resolve.js';
 
 /** v1 registration methods and the v2 method each call becomes; the name is first and the handler last in both. */
 const RENAMED: Record<string, string> = { tool: 'registerTool', prompt: 'registerPrompt', resource: 'registerResource' };
@@ -52,15 +53,9 @@ function isCallee(access: PropertyAccessExpression): boolean {
   return Node.isCallExpression(parent) && parent.getExpression() === access;
 }
 
-function unwrapped(node: Node): Node {
-  let current = node;
-  while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isNonNullExpression(current) || Node.isTypeAssertion(current)) current = current.getExpression();
-  return current;
-}
-
 function isMcpServer(access: PropertyAccessExpression): boolean {
   try {
-    return unwrapped(access.getExpression()).getType().getSymbol()?.getName() === 'McpServer';
+    return unwrapExpression(access.getExpression()).getType().getSymbol()?.getName() === 'McpServer';
   } catch {
     return false;
   }
@@ -70,7 +65,7 @@ function isMcpServer(access: PropertyAccessExpression): boolean {
 function assignedWrapper(access: PropertyAccessExpression): WrapperFunction | undefined {
   const parent = access.getParent();
   if (!Node.isBinaryExpression(parent) || parent.getLeft() !== access || parent.getOperatorToken().getKind() !== SyntaxKind.EqualsToken) return undefined;
-  const right = unwrapped(parent.getRight());
+  const right = unwrapExpression(parent.getRight());
   return Node.isArrowFunction(right) || Node.isFunctionExpression(right) ? right : undefined;
 }
 

@@ -3,13 +3,12 @@
  * (src/run/state.ts). `migrateInputs` (src/migrate.ts) loads the run (src/run/load.ts) and runs
  * them one after the other; a test can swap the list through `RunEnv.stages`.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Node, SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../engine/find/index.js';
 import { buildLineMap } from '../engine/line-map.js';
 import type { Site } from '../engine/model.js';
 import { siteImporters } from '../engine/prefilter.js';
+import { nearestPackageDir, readManifest, unbounded } from '../engine/package-dir.js';
 import { computeReaches, lineOf } from '../engine/reach/index.js';
 import { scopeName } from '../engine/scope-name.js';
 import { applyServingRewrites, guardFinding, sessionCapabilityReads } from '../engine/serving/index.js';
@@ -26,7 +25,7 @@ import { fileResultsStage, summaryStage } from './result.js';
 import { rewriteStage } from './rewrite.js';
 import type { LoadedFile, RunState, Stage } from './state.js';
 import { importersCheckStage } from './importers-check.js';
-import { testMocksStage } from './test-mocks.js';
+import { contextOnlyNames, testMocksStage } from './test-mocks.js';
 import { testStateKeyStage } from './test-state-key.js';
 import { verifyStage } from './verify-stage.js';
 import { raiseZodWhereRegistrationsNeedIt } from './zod-raise.js';
@@ -49,7 +48,7 @@ export const STAGES: readonly Stage[] = [
 /** Whether the upgraded registrations need zod raised (run/zod-raise.ts); then v1 files through the official @modelcontextprotocol/codemod transforms. */
 export function upgradeStage(state: RunState): void {
   const { options, env } = state;
-  const manifest = options.upgradeV1 !== false && env.manifests ? readNearestManifest(options.cwd ?? process.cwd()) : undefined;
+  const manifest = options.upgradeV1 !== false && env.manifests ? readManifest(nearestPackageDir(options.cwd ?? process.cwd(), unbounded)) : undefined;
   state.projectType = detectProjectType(manifest, state.loaded.map((f) => f.source.body));
   raiseZodWhereRegistrationsNeedIt(state);
   upgradeFiles(state, state.loaded);
@@ -164,6 +163,7 @@ export function reachStage(state: RunState): void {
     const line = lineOf(node);
     return fileByPath.get(node.getSourceFile().getFilePath())?.lineMap.toOriginal(line) ?? line;
   };
+  state.contextOnlyHandlers = contextOnlyNames(state.handlers);
   state.reaches = computeReaches({ sites, handlers: state.handlers, others: state.others, sourceFiles: state.loaded.map((f) => f.sourceFile), originalLine });
   const reachBySite = new Map(state.reaches.map((r) => [r.site, r]));
   const linesOf = fileLines();
@@ -264,19 +264,3 @@ function originalColumn(file: LoadedFile, site: Site, linesOf: (file: LoadedFile
   return Math.max(1, site.column - indent(currentLine) + indent(originalLine));
 }
 
-function readNearestManifest(start: string): Record<string, unknown> | undefined {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, 'package.json');
-    if (fs.existsSync(candidate)) {
-      try {
-        return JSON.parse(fs.readFileSync(candidate, 'utf8')) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}

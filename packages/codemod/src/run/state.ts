@@ -143,6 +143,8 @@ export interface RunState {
   projectType: ProjectType;
   sites: Site[];
   handlers: Handler[];
+  /** The registered names whose handler takes only its context (no input schema), read before the rewrite changes the registrations (run/test-mocks.ts). */
+  contextOnlyHandlers?: ReadonlySet<string>;
   others: OtherRegistration[];
   suppressionsByFile: Map<string, SuppressionComment[]>;
   suppressedSites: Map<Site, SuppressionComment>;

@@ -6,17 +6,20 @@
  * holding a mock reported here. It runs on the file results, so a test file the run left out of its
  * project is read again; a file already holding test-mock sites is left alone.
  */
-import { LEGACY_METHODS, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
+import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
 import path from 'node:path';
-import { answeringSpiesIn, drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
+import { answeringMocksIn, drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
 import { CONTEXTLESS_CALL_ADVICE, type StateCodecOf, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
 import { CODEC_EXPORT } from '../engine/rewrite/state-module.js';
+import { SHIM_SENT_MEMBERS } from '../engine/test-mocks/shim-answered-calls.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
 import type { FileResult, MigrationResult, SiteResult } from '../types.js';
 import { summarize } from './result.js';
 import type { RunState } from './state.js';
+import type { Handler, HandlerRegistration } from '../engine/model.js';
+import { contextIndex } from '../engine/rewrite/context.js';
 
 /** What the stage knows of the whole run when it looks at one file. */
 interface MockContext {
@@ -31,12 +34,17 @@ interface MockContext {
   migratedHandlers: ReadonlySet<string>;
   /** Per registered name of a migrated handler, the state codec its file imports (the file and the specifier). */
   stateCodecs: ReadonlyMap<string, { file: string; specifier: string }>;
+  /** Those the run's registrations give no input schema: the handler's one parameter is its context. */
+  contextOnlyHandlers: ReadonlySet<string>;
+  /** The server members whose assigned mocks a test may have the SDK's legacy shim answer with (`shim-answered-calls.ts`); computed when a test calls a request handler. */
+  shimMembers: () => ReadonlySet<string>;
 }
 
-export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks'>>): void {
+export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks, contextOnlyHandlers }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks' | 'contextOnlyHandlers'>>): void {
   if (!env.testMocks) return;
-  const ofRun = contextOf([...results.values()], [], env.testMocks.read);
-  const context = env.testMocks.anyRequestMigrated ? { ...ofRun, migrated: new Set(LEGACY_METHODS) } : ofRun;
+  const ofRun = contextOf([...results.values()], [], env.testMocks.read, contextOnlyHandlers);
+  // one file of a run (jscodeshift): the client-capability checks of the other files are not seen, so no test initializes a server
+  const context = env.testMocks.anyRequestMigrated ? { ...ofRun, migrated: new Set(LEGACY_METHODS), shimMembers: () => new Set<string>() } : ofRun;
   for (const [filePath, file] of results) {
     // a test kept on v1 with the code it tests (run/v1-hold-back.ts) still drives that v1 code
     if (heldOnV1?.has(filePath)) continue;
@@ -78,7 +86,7 @@ export function addTestMockSites(result: MigrationResult, discovered: readonly s
   return { ...result, summary: summarize(kept), files: kept };
 }
 
-function contextOf(files: FileResult[], discovered: readonly string[], read: (file: string) => string | undefined): MockContext {
+function contextOf(files: FileResult[], discovered: readonly string[], read: (file: string) => string | undefined, contextOnlyHandlers: ReadonlySet<string> = new Set()): MockContext {
   const migrated = new Set<LegacyMethod>();
   const migratedHandlers = new Set<string>();
   const stateCodecs = new Map<string, { file: string; specifier: string }>();
@@ -93,7 +101,25 @@ function contextOf(files: FileResult[], discovered: readonly string[], read: (fi
     }
   }
   const upgraded = new Set(files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
-  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers, stateCodecs };
+  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers, stateCodecs, contextOnlyHandlers, shimMembers: once(() => shimMembersOf(files, migrated, read)) };
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: compute() }).v;
+}
+
+/**
+ * The members (`createMessage`, `listRoots`) of the requests the run migrated, whose assigned mocks
+ * the SDK's legacy shim may answer a test's request-handler call with once the helper has declared
+ * their capabilities at initialize; none when code of the run, as written, reads the client
+ * capabilities (declaring one could turn such a check's branch).
+ */
+function shimMembersOf(files: FileResult[], migrated: ReadonlySet<LegacyMethod>, read: (file: string) => string | undefined): ReadonlySet<string> {
+  // the user's code as written: the migration's own helpers (the test driver, the capability module) read them too
+  const readsCapabilities = files.some((f) => f.status !== 'created' && /\bgetClientCapabilities\s*\(/.test(f.original ?? read(f.path) ?? ''));
+  if (readsCapabilities) return new Set();
+  return new Set(Object.keys(SHIM_SENT_MEMBERS).filter((member) => [...migrated].some((method) => SERVER_METHOD_TO_LEGACY[member] === method)));
 }
 
 /** The relative specifier a migrated file imports the state codec from. */
@@ -113,12 +139,31 @@ function codecOfFrom(testFile: string, stateCodecs: MockContext['stateCodecs']):
   };
 }
 
+/** The registry map entries' APIs: their handler takes (args, ctx), or only ctx without an input schema. */
+const REGISTRY_APIS = new Set<HandlerRegistration>(['registerTool', 'tool', 'registerPrompt', 'prompt']);
+
+/**
+ * The registered names whose handler's only parameter is its context, by the registrations the run
+ * found (rewrite/context.ts contextIndex), read before the rewrite changes them; a name registered both
+ * ways is not among them. Without the run's registrations (a result given afterwards) none is known,
+ * and a call is routed as taking (args, ctx).
+ */
+export function contextOnlyNames(handlers: readonly Handler[]): Set<string> {
+  const contextOnly = new Set<string>();
+  const withArguments = new Set<string>();
+  for (const handler of handlers) {
+    if (handler.name === undefined || !REGISTRY_APIS.has(handler.registration)) continue;
+    (contextIndex(handler) === 0 ? contextOnly : withArguments).add(handler.name);
+  }
+  return new Set([...contextOnly].filter((name) => !withArguments.has(name)));
+}
+
 /**
  * One file's result with its test-mock sites. The rewrite is planned on the engine's output (after
  * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
  * lines and columns refer to the original text. The same object when there is nothing to add.
  */
-function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers, stateCodecs }: MockContext, rewrite = true): FileResult {
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers, stateCodecs, contextOnlyHandlers, shimMembers }: MockContext, rewrite = true): FileResult {
   if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
   if (file.sites.some((s) => s.method === 'test-mock')) return file;
   const original = file.original ?? read(file.path);
@@ -127,15 +172,17 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   const before = file.output ?? original;
   const onV2 = rewrite && (upgraded.has(file.path) || relativeImports(file.path, original, paths).some((p) => upgraded.has(p)));
   const codecOf = codecOfFrom(file.path, stateCodecs);
-  // spies answering a handler call the reshape drives are that call's rewrite, not mocks left behind
-  const answering = onV2 ? answeringSpiesIn(file.path, before, migratedHandlers, codecOf) : undefined;
+  // mocks answering a call the reshape drives are that call's rewrite, not mocks left behind
+  // reading every file of the run for capability checks only for a test that calls a request handler
+  const shim = onV2 && before.includes('_requestHandlers') ? shimMembers() : new Set<string>();
+  const answering = onV2 ? answeringMocksIn(file.path, before, migratedHandlers, codecOf, contextOnlyHandlers, shim) : undefined;
   const mocks = mockSites(file.path, original, before, migratedRequests, rewrite, answering);
   const text = mocks?.output ?? before;
   const keep = reportedMockInside(file.path, text, migratedRequests);
-  const fakes = onV2 ? reshapeContextMockText(file.path, text, keep, migratedRequests.size > 0, migratedHandlers, codecOf) : { output: text, notes: [] };
+  const fakes = onV2 ? reshapeContextMockText(file.path, text, keep, migratedRequests.size > 0, migratedHandlers, codecOf, contextOnlyHandlers, shim) : { output: text, notes: [] };
   // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
   const driven = rewrite ? drivenAnswerTextNotes(file.path, before) : [];
-  const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers);
+  const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers, contextOnlyHandlers);
   if (!mocks && fakes.notes.length === 0 && driven.length === 0 && undriven.length === 0) return file;
   const sites = [...(mocks?.sites ?? []), ...undriven];
   const migrated = sites.filter((s) => s.status === 'migrated').length;
@@ -158,9 +205,9 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
  * differs, at the lines of the rewritten text). `undriven` undefined: nothing was rewritten (the
  * rewrite undone), so every such call is reported.
  */
-function undrivenSites(file: string, original: string, undriven: UndrivenCall[] | undefined, migratedHandlers: ReadonlySet<string>): SiteResult[] {
+function undrivenSites(file: string, original: string, undriven: UndrivenCall[] | undefined, migratedHandlers: ReadonlySet<string>, contextOnlyHandlers: ReadonlySet<string>): SiteResult[] {
   if (migratedHandlers.size === 0 || undriven?.length === 0) return [];
-  const atOriginal = undrivenCallsIn(file, original, migratedHandlers, undriven === undefined);
+  const atOriginal = undrivenCallsIn(file, original, migratedHandlers, undriven === undefined, contextOnlyHandlers);
   const calls = undriven ?? atOriginal;
   return calls.map((call, i) => {
     const at = atOriginal.length === calls.length ? atOriginal[i]! : call;

@@ -11,6 +11,7 @@ import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 import type { TypeError } from './type-error.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
+import { bindAndCheckDiagnostics, type CheckingProgram } from './reused-diagnostics.js';
 import { inZodRegistration, registersWithZod, zodFloorAdvice, zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
 
 export interface Verification {
@@ -218,9 +219,6 @@ export function errorKeys(sf: SourceFile): string[] {
   );
 }
 
-/** The program with TypeScript's bind-and-check pass, which it exposes without declaring it. */
-type CheckingProgram = ts.Program & { getBindAndCheckDiagnostics?(sourceFile: ts.SourceFile): readonly ts.Diagnostic[] };
-
 /** Program diagnostics about how a file came into the program, when the bind-and-check pass is not exposed. */
 const FILE_INCLUSION_CODES = new Set([6059, 6307, 6504, 1149, 1261]);
 
@@ -240,7 +238,7 @@ export function fileDiagnostics(sf: SourceFile): ts.Diagnostic[] {
   }
   // as getSemanticDiagnostics filters them: a diagnostic skipped under an option the program has (noEmit)
   const options = program.getCompilerOptions() as Record<string, unknown>;
-  const checked = program.getBindAndCheckDiagnostics(sf.compilerNode).filter((d) => {
+  const checked = bindAndCheckDiagnostics(sf, program).filter((d) => {
     const skippedOn = (d as { skippedOn?: string }).skippedOn;
     return !skippedOn || !options[skippedOn];
   });

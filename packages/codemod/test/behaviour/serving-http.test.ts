@@ -7,13 +7,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const CASES = new URL('../../../../fixtures/cases/', import.meta.url);
 const load = async <T>(name: string) => (await import(new URL(name, CASES).href)) as T;

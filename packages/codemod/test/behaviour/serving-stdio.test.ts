@@ -7,13 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const CASES = fileURLToPath(new URL('../../../../fixtures/cases/', import.meta.url));
 const REPO = path.resolve(CASES, '../..');

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BROKEN,
   FLAGGED,
@@ -29,8 +29,6 @@ import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 describe('usage and exit code 2', () => {
   it('--help lists both commands and exits 0', () => {

@@ -7,15 +7,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertBuilt, packageRoot, repoRoot } from './helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 describe('demo', () => {
-  it('migrates the demo server and runs it over MRTR rounds', { timeout: 120_000 }, () => {
+  it('migrates the demo server and runs it over MRTR rounds', () => {
     assertBuilt();
     const run = spawnSync(process.execPath, [path.join(packageRoot, 'dist', 'demo.js')], {
       cwd: repoRoot,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', MCP_REQUEST_STATE_KEY: '' },
-      timeout: 110_000,
+      timeout: CHILD_PROCESS_TIMEOUT_MS,
     });
     expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
     const out = run.stdout;

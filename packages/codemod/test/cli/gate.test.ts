@@ -4,14 +4,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGGED, MIGRATABLE, assertBuilt, cleanupProjects, makeProject, read, runCli } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 describe('check takes the options of migrate that apply', () => {
   it('--ignore leaves matching files out of the gate', () => {

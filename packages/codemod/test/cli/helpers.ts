@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const packageRoot = path.resolve(here, '..', '..');
@@ -25,7 +26,7 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: 300_000,
+    timeout: CHILD_PROCESS_TIMEOUT_MS,
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };

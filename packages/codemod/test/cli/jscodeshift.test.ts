@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGGED, MIGRATABLE, PLAIN, TEST_WITH_MOCK, TWO_STEP, assertBuilt, cleanupProjects, makeProject, packageRoot, read, repoRoot, runCli } from './helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 const require = createRequire(import.meta.url);
 const transformPath = path.join(packageRoot, 'dist', 'jscodeshift.cjs');
 type TestUtils = {
@@ -77,7 +77,7 @@ describe('jscodeshift transform', () => {
   it('runs under the real jscodeshift CLI (npx jscodeshift -t dist/jscodeshift.cjs)', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
     const bin = require.resolve('jscodeshift/bin/jscodeshift.js');
-    const run = spawnSync(process.execPath, [bin, '-t', transformPath, '--extensions=ts', '--parser=tsx', '--run-in-band', 'src'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, [bin, '-t', transformPath, '--extensions=ts', '--parser=tsx', '--run-in-band', 'src'], { cwd: root, encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/1 ok/);
     expect(run.stdout).toMatch(/1 unmodified/);

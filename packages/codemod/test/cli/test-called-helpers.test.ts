@@ -4,20 +4,18 @@
  * rewritten for the tool, the tests' calls go through the driver written into the test file, which
  * answers the migrated helper's input requests with the tests' own fake; the project's tests then
  * run for real (vitest subprocess) and pass. A helper sending on a module-level server the test
- * wires cannot be driven: it stays as it is, flagged with that reason, and its test passes as
- * before. The tool works on a 2026-07-28 client, and a deliberate bug in the migrated helper fails
+ * wires cannot be driven: it stays as it is for its test, flagged with that reason, the tool calls
+ * a migrated copy of it, and its test passes as before. The tool works on a 2026-07-28 client, and a deliberate bug in the migrated helper fails
  * the rewritten tests (they still test it).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot, runCli } from './helpers.js';
+import { failingTests, projectForFile, readReport, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/helper-tests');
-const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 
 const COLOUR_TESTS = ['returns the colour the user picked', 'gives undefined when the user declines', 'uses the fallback without asking when the client cannot show forms'];
 
@@ -49,25 +47,19 @@ interface Site {
   callers?: { caller: string; status: string; reason?: string }[];
 }
 
-let dir: string;
-
-beforeAll(() => {
-  assertBuilt();
-  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-helper-tests-');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const project = projectForFile(PROJECT, 'mcp-mrtr-helper-tests-');
 
 describe('a request helper that tools and unit tests both call', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
     expect(run.status, run.stderr).toBe(1); // the helper on the module-level server stays flagged
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as { files: { path: string; sites: Site[] }[] };
+    const report = readReport<{ files: { path: string; sites: Site[] }[] }>(project.dir);
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [colour] = sitesOf('src/colour.ts');
@@ -83,7 +75,7 @@ describe('a request helper that tools and unit tests both call', () => {
     ]);
     // the fake the driver answers with is not a mock left behind
     expect(sitesOf('test/colour.test.ts')).toEqual([]);
-    const colourTest = fs.readFileSync(path.join(dir, 'test/colour.test.ts'), 'utf8');
+    const colourTest = fs.readFileSync(path.join(project.dir, 'test/colour.test.ts'), 'utf8');
     expect(colourTest).toContain(
       "expect(await callHelperAnsweringInputRequests(askColour, [server as unknown as McpServer, 'Which colour?', undefined], (args) => args[0].server, 'elicitInput')).toBe('red');",
     );
@@ -92,41 +84,41 @@ describe('a request helper that tools and unit tests both call', () => {
     const [reason] = sitesOf('src/reason.ts');
     expect(reason).toMatchObject({ line: 13, status: 'flagged' });
     expect(reason!.reason).toBe(
-      'the test `askReason` (reason.test.ts:5) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: `askReason` sends the request on `wired.server`, not on an object one of its parameters holds)',
+      'the test `askReason` (reason.test.ts:5) calls the code of this request directly: rewriting it for the handlers would change what the test calls; migrated for tools/call handler `skip_step`, which now calls `askReasonForHandlers`, a copy of `askReason` rewritten for it',
     );
-    expect(fs.readFileSync(path.join(dir, 'test/reason.test.ts'), 'utf8')).not.toContain('callHelperAnsweringInputRequests');
+    // the tool calls the migrated copy; the helper its test calls still sends on the wired server
+    // (with its parameters built by the function it shares with the copy)
+    expect(fs.readFileSync(path.join(project.dir, 'src/server.ts'), 'utf8')).toContain('await askReasonForHandlers(step, ctx, ');
+    expect(fs.readFileSync(path.join(project.dir, 'src/reason.ts'), 'utf8')).toContain('const answer = await wired.server.elicitInput(askReasonRequest(step));');
+    expect(fs.readFileSync(path.join(project.dir, 'test/reason.test.ts'), 'utf8')).not.toContain('callHelperAnsweringInputRequests');
   });
 
   it("the project's tests pass against the migrated helpers, as many as before", () => {
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('the rewritten test files typecheck (tsc --strict) against the migrated server', () => {
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include: ['src', 'test'] }),
-    );
-    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    const run = typecheckProject(project.dir, ['src', 'test']);
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 
   it('a migrated helper that ignores the answer fails the rewritten tests', () => {
-    withBug(path.join(dir, 'src/colour.ts'), /answer\.action === 'accept' \?/, "answer.action !== 'accept' ?", () => {
-      expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
+    withBug(path.join(project.dir, 'src/colour.ts'), /answer\.action === 'accept' \?/, "answer.action !== 'accept' ?", () => {
+      expect(failingTests(runProjectTests(project.dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
     });
   });
 
   it('a migrated helper that never asks fails the rewritten tests', () => {
-    withBug(path.join(dir, 'src/colour.ts'), /if \(answer === undefined\) \{/, 'if (false) {', () => {
-      expect(failingTests(runProjectTests(dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
+    withBug(path.join(project.dir, 'src/colour.ts'), /if \(answer === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(project.dir, ['test/colour.test.ts']))).toEqual([COLOUR_TESTS[1], COLOUR_TESTS[0]].sort());
     });
   });
 
   it('the migrated tool asks a 2026-07-28 client and paints with its answer', () => {
-    fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
-    expect(runProjectTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'paints after the pick on 2026-07-28', status: 'passed' }]);
+    fs.writeFileSync(path.join(project.dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
+    expect(runProjectTests(project.dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'paints after the pick on 2026-07-28', status: 'passed' }]);
   });
 });

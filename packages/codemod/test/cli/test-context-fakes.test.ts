@@ -7,37 +7,26 @@
  * test that imports no SDK module) are moved with them. The project is migrated by the BUILT CLI and its tests run for real with vitest.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, runProjectTests } from './vitest-run.js';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from './helpers.js';
+import { failingTests, projectForFile, readReport, runProjectTests } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/context-fakes');
 
-let dir: string;
-
-beforeAll(() => {
-  assertBuilt();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-context-fakes-'));
-  fs.cpSync(PROJECT, dir, { recursive: true });
-  fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const project = projectForFile(PROJECT, 'mcp-mrtr-context-fakes-');
 
 describe('fake v1 handler contexts in unit tests, migrated with the server', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(4);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
     expect(run.status, run.stderr).toBe(0);
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as {
-      files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[];
-    };
+    const report = readReport<{ files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[] }>(project.dir);
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['elicitation/create migrated']);
     const testFile = report.files.find((f) => f.path.endsWith('test/run-job.test.ts'))!;
@@ -46,7 +35,7 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
       '30: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (_meta → mcpReq._meta, requestId → mcpReq.id, sendNotification → mcpReq.notify)',
       '37: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (_meta → mcpReq._meta, requestId → mcpReq.id, sendNotification → mcpReq.notify)',
     ]);
-    const migrated = fs.readFileSync(path.join(dir, 'test/run-job.test.ts'), 'utf8');
+    const migrated = fs.readFileSync(path.join(project.dir, 'test/run-job.test.ts'), 'utf8');
     expect(migrated).toContain(
       "{ mcpReq: { _meta: { progressToken: 't1' }, id: 'r1', notify }, sessionId: 's1' }",
     );
@@ -55,33 +44,33 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
     expect(migrated).toContain('expect(extra.mcpReq.notify).toHaveBeenCalledTimes(1)');
     expect(migrated).not.toContain('sendNotification');
     // the handler itself now reads the v2 context
-    expect(fs.readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain('ctx.mcpReq._meta?.progressToken');
+    expect(fs.readFileSync(path.join(project.dir, 'src/server.ts'), 'utf8')).toContain('ctx.mcpReq._meta?.progressToken');
 
     // a test that imports no SDK module (not upgraded itself) calls the upgraded handler too
     const plain = report.files.find((f) => f.path.endsWith('test/plain.test.ts'))!;
     expect(plain.status).toBe('changed');
     expect(plain.notes).toEqual(['11: a v1 handler-context fake, reshaped to the v2 ServerContext the upgraded handlers read (_meta → mcpReq._meta, requestId → mcpReq.id, sendNotification → mcpReq.notify)']);
-    expect(fs.readFileSync(path.join(dir, 'test/plain.test.ts'), 'utf8')).toBe(
+    expect(fs.readFileSync(path.join(project.dir, 'test/plain.test.ts'), 'utf8')).toBe(
       fs.readFileSync(path.join(PROJECT, 'test/plain.test.ts'), 'utf8').replace("{ _meta: {}, requestId: 'r4', sendNotification: vi.fn() }", "{ mcpReq: { _meta: {}, id: 'r4', notify: vi.fn() } }"),
     );
 
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(4);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('the reshaped fakes are what makes them pass: the v1 fakes fail on the upgraded handler', () => {
-    const file = path.join(dir, 'test/run-job.test.ts');
+    const file = path.join(project.dir, 'test/run-job.test.ts');
     const migrated = fs.readFileSync(file, 'utf8');
     const original = fs.readFileSync(path.join(PROJECT, 'test/run-job.test.ts'), 'utf8');
     // the upgraded test with its fakes as they were: only the SDK import differs from the original
     const v1Fakes = original.replace(/^import type \{ McpServer \} from .*$/m, migrated.match(/^import type \{ McpServer \} from .*$/m)![0]);
-    const plainFile = path.join(dir, 'test/plain.test.ts');
+    const plainFile = path.join(project.dir, 'test/plain.test.ts');
     const plainMigrated = fs.readFileSync(plainFile, 'utf8');
     fs.writeFileSync(file, v1Fakes);
     fs.copyFileSync(path.join(PROJECT, 'test/plain.test.ts'), plainFile);
     try {
-      const outcomes = runProjectTests(dir, []);
+      const outcomes = runProjectTests(project.dir, []);
       expect(failingTests(outcomes)).toEqual(['reports nothing without a token', 'reports progress to the progress token', 'runs a job from a test that imports no SDK module', 'takes its fake from a helper']);
       expect(outcomes.find((o) => o.status !== 'passed')!.failureMessages!.join('\n')).toMatch(/Cannot read properties of undefined \(reading '_meta'\)/);
     } finally {

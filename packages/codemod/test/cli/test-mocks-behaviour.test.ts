@@ -6,16 +6,14 @@
  * migrated server: the rewritten ones pass, the flagged one is only marked. Deliberate bugs in the
  * migrated handler make the rewritten tests fail, so they still test something.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot, runCli } from './helpers.js';
+import { failingTests, projectForFile, readReport, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/project');
-const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 
 /** A test the rewrite's answer form is written for, on a 2026-07-28 client (no legacy shim involved). */
 const ERA_2026_TEST = `import { expect, it, vi } from 'vitest';
@@ -36,27 +34,19 @@ it('deletes after confirmation on 2026-07-28', async () => {
 });
 `;
 
-let dir: string;
-
-beforeAll(() => {
-  assertBuilt();
-  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-tested-');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const project = projectForFile(PROJECT, 'mcp-mrtr-tested-');
 
 describe('unit tests that mock legacy requests, migrated with the server', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(7);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
     expect(run.status, run.stderr).toBe(1); // one flagged site left
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as {
-      files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[];
-    };
+    const report = readReport<{ files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[] }>(project.dir);
     const mocks = report.files.flatMap((f) => f.sites.filter((s) => s.method === 'test-mock').map((s) => ({ file: path.basename(f.path), line: s.line, status: s.status })));
     expect(mocks).toEqual([
       { file: 'handler.test.ts', line: 6, status: 'flagged' },
@@ -66,53 +56,49 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
       { file: 'tools.test.ts', line: 53, status: 'migrated' },
       { file: 'tools.test.ts', line: 66, status: 'migrated' },
     ]);
-    const migrated = fs.readFileSync(path.join(dir, 'test/tools.test.ts'), 'utf8');
+    const migrated = fs.readFileSync(path.join(project.dir, 'test/tools.test.ts'), 'utf8');
     expect(migrated).not.toContain('spyOn');
     expect(migrated).not.toContain(TODO_MARKER);
 
     // The flagged file: byte-identical apart from the marker line.
-    const handlerTest = fs.readFileSync(path.join(dir, 'test/handler.test.ts'), 'utf8');
+    const handlerTest = fs.readFileSync(path.join(project.dir, 'test/handler.test.ts'), 'utf8');
     const markerLines = handlerTest.split('\n').filter((l) => l.includes(TODO_MARKER));
     expect(markerLines).toHaveLength(1);
     expect(handlerTest.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(fs.readFileSync(path.join(PROJECT, 'test/handler.test.ts'), 'utf8'));
 
-    const outcomes = runProjectTests(dir, ['test/tools.test.ts']);
+    const outcomes = runProjectTests(project.dir, ['test/tools.test.ts']);
     expect(outcomes).toHaveLength(6);
     expect(failingTests(outcomes)).toEqual([]);
     // The flagged test is what the report says: it no longer works against the migrated handler.
-    const direct = runProjectTests(dir, ['test/handler.test.ts']);
+    const direct = runProjectTests(project.dir, ['test/handler.test.ts']);
     expect(failingTests(direct)).toEqual(['thanks for the rating']);
     expect(direct[0]!.failureMessages!.join('\n')).toMatch(/TypeError: Cannot read properties of undefined \(reading 'inputResponses'\)/);
   });
 
   it('the rewritten test file typechecks (tsc --strict) against the migrated server', () => {
-    fs.writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include: ['src', 'test/tools.test.ts'] }),
-    );
-    const run = spawnSync(process.execPath, [TSC, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    const run = typecheckProject(project.dir, ['src', 'test/tools.test.ts']);
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 
   it('a migrated handler that stops asking fails the rewritten tests', () => {
     // never asking, the handler reads the action of an answer it never got: every test that answers fails
-    withBug(path.join(dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
-      expect(failingTests(runProjectTests(dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
+    withBug(path.join(project.dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(project.dir, ['test/tools.test.ts']))).toEqual(['deletes after confirmation', 'keeps the file on decline', 'keeps the file when the user unticks the box']);
     });
   });
 
   it('a migrated handler that ignores the answer fails the rewritten tests', () => {
-    withBug(path.join(dir, 'src/server.ts'), /confirmation\.content\?\.confirm !== true/, 'false', () => {
-      expect(failingTests(runProjectTests(dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
+    withBug(path.join(project.dir, 'src/server.ts'), /confirmation\.content\?\.confirm !== true/, 'false', () => {
+      expect(failingTests(runProjectTests(project.dir, ['test/tools.test.ts']))).toEqual(['keeps the file when the user unticks the box']);
     });
   });
 
   it('the answer form of the rewrite also drives the migrated server on a 2026-07-28 client', () => {
-    fs.writeFileSync(path.join(dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
-    expect(runProjectTests(dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
-    withBug(path.join(dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
-      expect(failingTests(runProjectTests(dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
+    fs.writeFileSync(path.join(project.dir, 'test/era-2026.test.ts'), ERA_2026_TEST);
+    expect(runProjectTests(project.dir, ['test/era-2026.test.ts'])).toEqual([{ title: 'deletes after confirmation on 2026-07-28', status: 'passed' }]);
+    withBug(path.join(project.dir, 'src/server.ts'), /if \(confirmation === undefined\) \{/, 'if (false) {', () => {
+      expect(failingTests(runProjectTests(project.dir, ['test/era-2026.test.ts']))).toEqual(['deletes after confirmation on 2026-07-28']);
     });
   });
 });

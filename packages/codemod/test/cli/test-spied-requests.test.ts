@@ -11,10 +11,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot, runCli } from './helpers.js';
+import { failingTests, projectForFile, readReport, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/spied-requests');
 const TEST_FILE = 'src/tools.test.ts';
@@ -23,25 +23,19 @@ interface Report {
   files: { path: string; notes?: string[]; sites: { line: number; method: string; status: string; reason?: string }[] }[];
 }
 
-let dir: string;
-
-beforeAll(() => {
-  assertBuilt();
-  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-spied-requests-');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const project = projectForFile(PROJECT, 'mcp-mrtr-spied-requests-');
 
 describe('unit tests spying on the request methods of the server a handler was taken from', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate drives the calls with the spies, and only the test of a rejection fails against the migrated handlers', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], dir);
+    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
     expect(run.status, run.stderr).toBe(1); // the rejecting spy is flagged
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as Report;
+    const report = readReport<Report>(project.dir);
     const tools = report.files.find((f) => f.path.endsWith('src/tools.ts'))!;
     expect(tools.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'elicitation/create migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;
@@ -50,27 +44,27 @@ describe('unit tests spying on the request methods of the server a handler was t
     expect(test.sites.find((s) => s.line === 60)!.reason).toMatch(/not rewritten: \.mockRejectedValue\(\.\.\.\) is not a fixed answer/);
     expect(test.notes?.filter((n) => n.includes('the call goes through callAnsweringFromServerMocks'))).toHaveLength(3);
 
-    const migrated = fs.readFileSync(path.join(dir, TEST_FILE), 'utf8');
+    const migrated = fs.readFileSync(path.join(project.dir, TEST_FILE), 'utf8');
     expect(migrated).toContain("import { requestStateCodec } from './mcp-request-state.js';");
     expect(migrated).toContain("await callAnsweringFromServerMocks(handler, { threadId: 't1', intent: 'accept' }, server.server, requestStateCodec.verify)");
     expect(migrated.split('\n').filter((l) => l.includes(TODO_MARKER))).toHaveLength(1);
     // the handler carries state between its rounds: the test reads it back through the codec
-    expect(fs.readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toContain('requestStateCodec.mint(');
+    expect(fs.readFileSync(path.join(project.dir, 'src/tools.ts'), 'utf8')).toContain('requestStateCodec.mint(');
 
-    const outcomes = runProjectTests(dir, []);
+    const outcomes = runProjectTests(project.dir, []);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual(['fails when the model fails']);
   });
 
   it('the driven tests still test the migrated handler: a bug in it fails them', () => {
-    const tools = path.join(dir, 'src/tools.ts');
+    const tools = path.join(project.dir, 'src/tools.ts');
     // the answer read on the retry
     withBug(tools, /`Draft: \$\{reply\.content\.text\}`/, '`Draft: ${reply.model}`', () => {
-      expect(failingTests(runProjectTests(dir, [TEST_FILE]))).toEqual(['drafts with the client model', 'fails when the model fails']);
+      expect(failingTests(runProjectTests(project.dir, [TEST_FILE]))).toEqual(['drafts with the client model', 'fails when the model fails']);
     });
     // the request's params the spy is called with
     withBug(tools, /that says: \$\{intent\}/, 'that says: ${threadId}', () => {
-      expect(failingTests(runProjectTests(dir, [TEST_FILE]))).toEqual(['asks the model once, with the intent in the prompt', 'fails when the model fails']);
+      expect(failingTests(runProjectTests(project.dir, [TEST_FILE]))).toEqual(['asks the model once, with the intent in the prompt', 'fails when the model fails']);
     });
   });
 });

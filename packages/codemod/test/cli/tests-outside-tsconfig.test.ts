@@ -11,10 +11,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { assertBuilt, repoRoot, runCli } from './helpers.js';
-import { failingTests, freshProjectFrom, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot, runCli } from './helpers.js';
+import { failingTests, projectForFile, readReport, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/tests-outside');
 const KEY = 'MCP_REQUEST_STATE_KEY';
@@ -38,25 +38,19 @@ interface Site {
   callers?: { caller: string; status: string }[];
 }
 
-let dir: string;
-
-beforeAll(() => {
-  assertBuilt();
-  dir = freshProjectFrom(PROJECT, 'mcp-mrtr-tests-outside-');
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const project = projectForFile(PROJECT, 'mcp-mrtr-tests-outside-');
 
 describe('tests outside the tsconfig, with a vitest config', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(dir, [], NO_KEY);
+    const outcomes = runProjectTests(project.dir, [], NO_KEY);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('migrate src drives the test calls of the helper and adds the key setup to the vitest config', () => {
-    const run = runCli(['migrate', 'src', '--json', 'report.json'], dir);
+    const run = runCli(['migrate', 'src', '--json', 'report.json'], project.dir);
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as { files: { path: string; status: string; sites: Site[] }[] };
+    const report = readReport<{ files: { path: string; status: string; sites: Site[] }[] }>(project.dir);
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
     const [summary] = sitesOf('src/summary.ts');
     expect(summary).toMatchObject({ line: 5, method: 'sampling/createMessage', status: 'migrated' });
@@ -67,36 +61,36 @@ describe('tests outside the tsconfig, with a vitest config', () => {
     expect(sitesOf('src/index.ts').map((s) => [s.method, s.status])).toEqual([['serving', 'migrated']]);
     expect(report.files.filter((f) => f.path.includes(`${path.sep}tests${path.sep}`)).flatMap((f) => f.sites)).toEqual([]);
 
-    const unit = fs.readFileSync(path.join(dir, 'tests/summary.test.ts'), 'utf8');
+    const unit = fs.readFileSync(path.join(project.dir, 'tests/summary.test.ts'), 'utf8');
     expect(unit).toContain("await callHelperAnsweringInputRequests(summarise, [server as unknown as Server, 'lists'], (args) => args[0], 'createMessage')");
     expect(unit).not.toContain(TODO_MARKER);
-    expect(fs.readFileSync(path.join(dir, 'vitest.config.ts'), 'utf8')).toContain(`  test: {\n    setupFiles: ['./${SETUP}'],\n    include: ['tests/**/*.test.ts'],\n  },`);
+    expect(fs.readFileSync(path.join(project.dir, 'vitest.config.ts'), 'utf8')).toContain(`  test: {\n    setupFiles: ['./${SETUP}'],\n    include: ['tests/**/*.test.ts'],\n  },`);
     // the private tools/call handler's empty context: the v2 seam's first round
-    expect(fs.readFileSync(path.join(dir, 'tests/handlers.test.ts'), 'utf8')).toContain("arguments: {} } }, { mcpReq: { requestState: () => undefined } });");
-    const setup = fs.readFileSync(path.join(dir, SETUP), 'utf8');
+    expect(fs.readFileSync(path.join(project.dir, 'tests/handlers.test.ts'), 'utf8')).toContain("arguments: {} } }, { mcpReq: { requestState: () => undefined } });");
+    const setup = fs.readFileSync(path.join(project.dir, SETUP), 'utf8');
     expect(setup).toContain(`process.env.${KEY} ||= randomBytes(32).toString('base64url');`);
     expect(run.stdout).toContain(`the project's vitest tests get a random one per run from ${SETUP} (added to test.setupFiles) when their environment has none`);
   });
 
   it("the project's tests pass after the migration with no key in their environment, as many as before", () => {
-    const outcomes = runProjectTests(dir, [], NO_KEY);
+    const outcomes = runProjectTests(project.dir, [], NO_KEY);
     expect(outcomes).toHaveLength(5);
     expect(failingTests(outcomes)).toEqual([]);
   });
 
   it('the test creating the server fails without the setup file (the key is what it needed)', () => {
-    withBug(path.join(dir, 'vitest.config.ts'), /setupFiles: \[[^\]]*\],/, '', () => {
-      const outcomes = runProjectTests(dir, ['tests/server.test.ts'], NO_KEY);
+    withBug(path.join(project.dir, 'vitest.config.ts'), /setupFiles: \[[^\]]*\],/, '', () => {
+      const outcomes = runProjectTests(project.dir, ['tests/server.test.ts'], NO_KEY);
       expect(failingTests(outcomes)).toEqual(['lists the tool of a fresh server']);
       expect(outcomes[0]!.failureMessages!.join('\n')).toContain(`${KEY} must be set to a random secret of at least 32 bytes`);
     });
   });
 
   it('a key set in the environment is kept; without one each run gets its own random key', () => {
-    fs.writeFileSync(path.join(dir, 'tests/key-probe.test.ts'), KEY_PROBE);
-    const probe = path.join(dir, 'key.out');
+    fs.writeFileSync(path.join(project.dir, 'tests/key-probe.test.ts'), KEY_PROBE);
+    const probe = path.join(project.dir, 'key.out');
     const keyOf = (key: string | undefined) => {
-      expect(runProjectTests(dir, ['tests/key-probe.test.ts'], { [KEY]: key, KEY_PROBE_OUT: probe })).toEqual([{ title: 'records the key', status: 'passed' }]);
+      expect(runProjectTests(project.dir, ['tests/key-probe.test.ts'], { [KEY]: key, KEY_PROBE_OUT: probe })).toEqual([{ title: 'records the key', status: 'passed' }]);
       return fs.readFileSync(probe, 'utf8');
     };
     const given = 'a-key-of-the-environment-of-at-least-32-bytes';
@@ -106,12 +100,12 @@ describe('tests outside the tsconfig, with a vitest config', () => {
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(second).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(second).not.toBe(first);
-    fs.rmSync(path.join(dir, 'tests/key-probe.test.ts'));
+    fs.rmSync(path.join(project.dir, 'tests/key-probe.test.ts'));
   });
 
   it('a migrated helper that ignores the answer fails the rewritten unit test', () => {
-    withBug(path.join(dir, 'src/summary.ts'), /response\.content\.type === 'text'/, "response.content.type !== 'text'", () => {
-      expect(failingTests(runProjectTests(dir, ['tests/summary.test.ts'], NO_KEY))).toEqual(['returns the model summary']);
+    withBug(path.join(project.dir, 'src/summary.ts'), /response\.content\.type === 'text'/, "response.content.type !== 'text'", () => {
+      expect(failingTests(runProjectTests(project.dir, ['tests/summary.test.ts'], NO_KEY))).toEqual(['returns the model summary']);
     });
   });
 });

@@ -5,14 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAGGED, MIGRATABLE, PLAIN, assertBuilt, cleanupProjects, commitAll, makeProject, read, runCli, snapshot } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const NOTICE = /not in a git work tree/;
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { assertBuilt, cleanupProjects, makeProject, read, repoRoot, runCli } from './helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const REPO_MODULES = path.join(repoRoot, 'node_modules');
 
@@ -82,7 +83,7 @@ function v1Project(): string {
 }
 
 function typecheck(root: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', root], { encoding: 'utf8', timeout: 300_000 });
+  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', root], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

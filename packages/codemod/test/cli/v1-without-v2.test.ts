@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { assertBuilt, cleanupProjects, makeProject, read, repoRoot, runCli, snapshot } from './helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const REPO_MODULES = path.join(repoRoot, 'node_modules');
 const V2_SERVER = '@modelcontextprotocol/server';
@@ -100,7 +101,7 @@ function resolvesFrom(root: string, name: string): boolean {
 /** The user's next step: install v2, then typecheck the project with the real compiler. */
 function installV2AndTypecheck(root: string): { status: number | null; output: string } {
   link(root, V2_SERVER);
-  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', root], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [path.join(REPO_MODULES, 'typescript/bin/tsc'), '-p', root], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

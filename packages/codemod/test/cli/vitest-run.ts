@@ -1,12 +1,24 @@
-/** Runs a project's own vitest tests in a subprocess (as its users would) and reads each test's outcome. */
+/**
+ * A fixture project of fixtures/test-mocks for a CLI test file, as its users would have it: copied
+ * to a temp dir with the repository's node_modules, migrated by the built CLI, typechecked with
+ * tsc, its own vitest tests run in a subprocess with each test's outcome read back.
+ */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { repoRoot } from './helpers.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { CHILD_PROCESS_TIMEOUT_MS, NESTED_TEST_TIMEOUT_MS } from '../child-timeouts.js';
+import { assertBuilt, repoRoot } from './helpers.js';
 
 const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
+const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+/** The node arguments of a vitest run of `files` (all when empty) in the project at `root`, its JSON report written to `out`. */
+export function vitestRunArgs(root: string, out: string, files: string[]): string[] {
+  const timeouts = [`--testTimeout=${NESTED_TEST_TIMEOUT_MS}`, `--hookTimeout=${NESTED_TEST_TIMEOUT_MS}`];
+  return [VITEST, 'run', '--root', root, '--no-cache', ...timeouts, '--reporter=json', `--outputFile=${out}`, ...files];
+}
 
 export interface TestOutcome {
   title: string;
@@ -23,6 +35,38 @@ export function freshProjectFrom(project: string, prefix: string): string {
 }
 
 /**
+ * A fresh copy of `project` for the calling test file: made before its tests (the built CLI checked
+ * first), removed after them. `dir` is read inside tests and hooks, once the copy exists.
+ */
+export function projectForFile(project: string, prefix: string): { readonly dir: string } {
+  let dir: string | undefined;
+  beforeAll(() => {
+    assertBuilt();
+    dir = freshProjectFrom(project, prefix);
+  });
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir(): string {
+      if (dir === undefined) throw new Error('the project is made in beforeAll: read dir inside a test');
+      return dir;
+    },
+  };
+}
+
+/** The JSON report a `migrate --json <name>` run wrote in the project. */
+export function readReport<R>(root: string, name = 'report.json'): R {
+  return JSON.parse(fs.readFileSync(path.join(root, name), 'utf8')) as R;
+}
+
+/** Runs tsc --strict (the repository's base options, no emit, no ambient types) on the project's `include`. */
+export function typecheckProject(root: string, include: string[]): { status: number | null; stdout: string; stderr: string } {
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ extends: path.join(repoRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, types: [] }, include }));
+  return spawnSync(process.execPath, [TSC, '-p', root], { cwd: root, encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
+}
+
+/**
  * Every test's outcome by title, for the given test files (all when empty). `set`: variables to set
  * in the tests' environment, or (undefined) to leave out of it.
  */
@@ -30,11 +74,11 @@ export function runProjectTests(root: string, files: string[], set: Record<strin
   const out = path.join(root, `.vitest-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const inherited = Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && !(k in set));
   const env = Object.fromEntries([...inherited, ...Object.entries(set).filter(([, v]) => v !== undefined)]);
-  const run = spawnSync(process.execPath, [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, ...files], {
+  const run = spawnSync(process.execPath, vitestRunArgs(root, out, files), {
     cwd: root,
     encoding: 'utf8',
     env: { ...env, NO_COLOR: '1' },
-    timeout: 300_000,
+    timeout: CHILD_PROCESS_TIMEOUT_MS,
   });
   if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
   const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { testResults: { assertionResults: TestOutcome[] }[] };

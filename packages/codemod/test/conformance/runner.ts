@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 export const CONFORMANCE_VERSION = '0.2.0-alpha.11';
 export const MRTR_REVISION = '2026-07-28';
@@ -95,7 +96,7 @@ function findChecksFile(dir: string): string | undefined {
   return undefined;
 }
 
-export async function runScenario(url: string, scenario: string, timeoutMs = 60_000): Promise<ScenarioResult> {
+export async function runScenario(url: string, scenario: string, timeoutMs = CHILD_PROCESS_TIMEOUT_MS): Promise<ScenarioResult> {
   const started = Date.now();
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-mrtr-conformance-'));
   try {

@@ -25,10 +25,11 @@ import { Client as V2Client, StreamableHTTPClientTransport } from '@modelcontext
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { assertBuilt, cliPath, commitAll, git, repoRoot, snapshot } from '../cli/helpers.js';
+import { vitestRunArgs } from '../cli/vitest-run.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const FIXTURE = path.join(repoRoot, 'fixtures/e2e/notes-server');
 const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
-const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
 const ESLINT = path.join(repoRoot, 'node_modules/eslint/bin/eslint.js');
 const STATE_KEY = randomBytes(48).toString('base64url');
 const execFileAsync = promisify(execFile);
@@ -90,8 +91,8 @@ interface TestOutcome {
 /** Runs the project's own vitest tests in a subprocess; each test's outcome. */
 async function runProjectTests(root: string): Promise<{ status: number; outcomes: TestOutcome[] }> {
   const out = path.join(os.tmpdir(), `mcp-mrtr-e2e-vitest-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const args = [VITEST, 'run', '--root', root, '--no-cache', '--reporter=json', `--outputFile=${out}`, 'test/tools.test.ts'];
-  const status = await execFileAsync(process.execPath, args, { cwd: root, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: 300_000 }).then(
+  const args = vitestRunArgs(root, out, ['test/tools.test.ts']);
+  const status = await execFileAsync(process.execPath, args, { cwd: root, env: childEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY }), timeout: CHILD_PROCESS_TIMEOUT_MS }).then(
     () => 0,
     (error: { code?: number; stdout?: string; stderr?: string }) => {
       if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
@@ -271,7 +272,7 @@ function startEntry(entry: string, ready: RegExp, env: Record<string, string>): 
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${out}`)), CHILD_PROCESS_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(ready);
@@ -384,7 +385,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
   });
 
   it('typechecks with the real compiler and the project own strict tsconfig (and builds dist/)', () => {
-    const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(fs.existsSync(path.join(dir, 'dist/src/http.js'))).toBe(true);
@@ -401,7 +402,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
   });
 
   it('the built HTTP app refuses to start without the requestState key', () => {
-    const run = spawnSync(process.execPath, [path.join(dir, 'dist/src/http.js')], { cwd: dir, encoding: 'utf8', env: childEnv({ PORT: '0', MCP_REQUEST_STATE_KEY: '' }), timeout: 120_000 });
+    const run = spawnSync(process.execPath, [path.join(dir, 'dist/src/http.js')], { cwd: dir, encoding: 'utf8', env: childEnv({ PORT: '0', MCP_REQUEST_STATE_KEY: '' }), timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('MCP_REQUEST_STATE_KEY must be set');
   });
@@ -473,7 +474,7 @@ describe('e2e: a multi-file v1 notes server, migrated by the built CLI', () => {
     git(dir, 'commit', '-qm', 'migrated');
     const before = snapshot(dir);
     const cli = (...args: string[]) =>
-      execFileAsync(process.execPath, [cliPath, ...args], { cwd: dir, env: childEnv(), timeout: 300_000 }).then(
+      execFileAsync(process.execPath, [cliPath, ...args], { cwd: dir, env: childEnv(), timeout: CHILD_PROCESS_TIMEOUT_MS }).then(
         () => 0,
         (error: { code?: number }) => error.code ?? -1,
       );
@@ -504,7 +505,7 @@ import mcpMrtr from '@mcp-mrtr/eslint-plugin';
 export default [{ ignores: ['dist/**'] }, { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, mcpMrtr.configs.recommended];
 `,
     );
-    const run = spawnSync(process.execPath, [ESLINT, '.', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 300_000 });
+    const run = spawnSync(process.execPath, [ESLINT, '.', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: CHILD_PROCESS_TIMEOUT_MS });
     const results = JSON.parse(run.stdout) as { filePath: string; messages: { line: number; ruleId: string | null; message: string }[] }[];
     expect(results.map((r) => path.relative(dir, r.filePath)).filter((rel) => rel.startsWith('src/'))).toHaveLength(14);
     const findings = results.flatMap((r) => r.messages.map((m) => ({ file: path.relative(dir, r.filePath), line: m.line, ruleId: m.ruleId, message: m.message })));

@@ -7,15 +7,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { assertBuilt, packageRoot, repoRoot } from '../cli/helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const manifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const workspaces = fs.readdirSync(path.join(repoRoot, 'packages')).map((p) => path.join(repoRoot, 'packages', p)).filter((d) => fs.existsSync(path.join(d, 'package.json')));
 const bins = workspaces.flatMap((dir) => Object.entries((manifest(dir).bin ?? {}) as Record<string, string>).map(([name, target]) => ({ name, file: path.join(dir, target) })));
 const temps: string[] = [];
-
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 afterAll(() => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
@@ -39,7 +38,7 @@ describe('the mcp-mrtr bin in a checkout', () => {
 
   it('node_modules/.bin/mcp-mrtr (as npm links it) runs the built CLI', () => {
     assertBuilt();
-    const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/mcp-mrtr'), ['--version'], { encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/mcp-mrtr'), ['--version'], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe(manifest(packageRoot).version);
   });
@@ -49,7 +48,7 @@ describe('the mcp-mrtr bin in a checkout', () => {
     temps.push(copy);
     fs.cpSync(path.join(packageRoot, 'bin'), path.join(copy, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ type: 'module' }));
-    const run = spawnSync(process.execPath, [path.join(copy, 'bin/mcp-mrtr.js'), '--version'], { encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, [path.join(copy, 'bin/mcp-mrtr.js'), '--version'], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^mcp-mrtr: not built yet .*npm run build/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

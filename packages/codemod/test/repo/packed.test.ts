@@ -23,6 +23,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeBlocks, shellCommands } from '../../../../fixtures/support/readme-blocks.js';
 import { commitAll, git, repoRoot } from '../cli/helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const PACKAGES = ['@mcp-mrtr/surface', '@mcp-mrtr/codemod', '@mcp-mrtr/eslint-plugin'] as const;
 type PackageName = (typeof PACKAGES)[number];
@@ -44,7 +45,7 @@ let project: string;
 const packed = {} as Record<PackageName, Packed>;
 
 /** `extraEnv` adds variables; one given as undefined is removed. */
-function sh(command: string, cwd: string, timeout = 300_000, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+function sh(command: string, cwd: string, timeout = CHILD_PROCESS_TIMEOUT_MS, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // the test may itself run under npm: its workspace settings must not leak into the project's npm
   for (const key of Object.keys(env)) if (/^npm_(config|package|lifecycle)_/i.test(key)) delete env[key];
@@ -116,12 +117,12 @@ describe("a fresh clone: the README's Set up commands, verbatim", () => {
   }, 900_000);
 
   it("npx mcp-mrtr --help: the clone's own CLI", () => {
-    const run = sh(commands[1]!, clone, 120_000, CLONE_ENV);
+    const run = sh(commands[1]!, clone, CHILD_PROCESS_TIMEOUT_MS, CLONE_ENV);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^mcp-mrtr <command>/m);
     expect(run.stdout).toMatch(/mcp-mrtr migrate/);
     expect(run.stdout).toMatch(/mcp-mrtr check/);
-    const version = sh('npx mcp-mrtr --version', clone, 120_000, CLONE_ENV);
+    const version = sh('npx mcp-mrtr --version', clone, CHILD_PROCESS_TIMEOUT_MS, CLONE_ENV);
     expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(clone, 'packages/codemod/package.json'), 'utf8')).version);
   });
 
@@ -135,7 +136,7 @@ describe("a fresh clone: the README's Set up commands, verbatim", () => {
     // the CI order: `npm run typecheck` builds first (into a log that may take colour), and turbo
     // caches that log; both commands use the clone's own turbo cache, and a shell's colour settings
     const plain = { NO_COLOR: undefined, FORCE_COLOR: undefined };
-    const build = sh('npx turbo run build --filter=@mcp-mrtr/surface --force', clone, 300_000, { ...plain, FORCE_COLOR: '1' });
+    const build = sh('npx turbo run build --filter=@mcp-mrtr/surface --force', clone, CHILD_PROCESS_TIMEOUT_MS, { ...plain, FORCE_COLOR: '1' });
     expect(build.status, build.stdout + build.stderr).toBe(0);
     const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, plain);
     const log = run.stdout + run.stderr;
@@ -150,7 +151,7 @@ describe('tarballs', () => {
     // packed from the clone, as a release would be: only what git holds, built by the Set up commands
     const tarballs = path.join(work, 'tarballs');
     fs.mkdirSync(tarballs);
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: clone, encoding: 'utf8', timeout: 120_000 });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', p])], { cwd: clone, encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     for (const entry of JSON.parse(out) as { name: PackageName; filename: string; files: { path: string }[] }[]) {
       const tarball = path.join(tarballs, entry.filename);
       const manifest = JSON.parse(execFileSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }));

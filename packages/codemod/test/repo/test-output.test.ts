@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot, repoRoot } from '../cli/helpers.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const require = createRequire(import.meta.url);
 const VITEST = path.join(path.dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
@@ -22,7 +23,7 @@ function plainEnv(): NodeJS.ProcessEnv {
 }
 
 function vitest(cwd: string, args: string[]) {
-  return spawnSync(process.execPath, [VITEST, 'run', ...args], { cwd, encoding: 'utf8', env: { ...plainEnv(), NO_COLOR: '1' }, timeout: 240_000 });
+  return spawnSync(process.execPath, [VITEST, 'run', ...args], { cwd, encoding: 'utf8', env: { ...plainEnv(), NO_COLOR: '1' }, timeout: CHILD_PROCESS_TIMEOUT_MS });
 }
 
 describe('npm test output', () => {

@@ -150,6 +150,19 @@ describe('ensureNamedImportsOf', () => {
     expect(edits).toBe(2);
   });
 
+  it('writes two requests of one module once, with the names of both (the test-mock stage asks once per driven call)', () => {
+    const codec = { specifier: './mcp-request-state.js', values: ['requestStateCodec'], types: [] };
+    const twice = fileOf(text);
+    ensureNamedImportsOf(twice, [codec, { ...codec, values: ['argumentsDigest', 'requestStateCodec'] }, codec], 'ts');
+    const once = fileOf(text);
+    ensureNamedImportsOf(once, [{ ...codec, values: ['requestStateCodec', 'argumentsDigest'] }], 'ts');
+    expect(twice.getFullText()).toBe(once.getFullText());
+    expect(twice.getFullText().match(/from '\.\/mcp-request-state\.js'/g)).toHaveLength(1);
+    const cjs = fileOf(`const { McpServer } = require('${SERVER}');\n`, {}, '/proj/src/a.cjs');
+    ensureNamedImportsOf(cjs, [codec, codec], 'cjs');
+    expect(cjs.getFullText().match(/require\('\.\/mcp-request-state\.js'\)/g)).toHaveLength(1);
+  });
+
   it('takes a file without imports, or a CommonJS one, one module at a time, with the same text', () => {
     for (const [source, flavour, name] of [
       ['new McpServer();\n', 'ts', '/proj/src/a.ts'],

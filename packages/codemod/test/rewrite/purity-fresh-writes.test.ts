@@ -21,6 +21,9 @@ describe('property writes before a request', () => {
     expect(effectOf(`const params: Record<string, string> = { limit: '30' };\nif (rating > 0) params['filter[rating]'] = String(rating);`)).toBeUndefined();
     expect(effectOf(`const query = { sort: 'date', page: 1 };\nquery.page = rating;\nquery.sort += '-desc';`)).toBeUndefined();
     expect(effectOf(`const scores = [0, 0];\nscores[1] = rating;`)).toBeUndefined();
+    // behind a type assertion or a non-null assertion (find/resolve.ts unwrapExpression), the literal is still made here
+    expect(effectOf(`const typed = <Record<string, string>>{};\ntyped['k'] = String(rating);`)).toBeUndefined();
+    expect(effectOf(`const counts = [0]!;\ncounts[0] = rating;`)).toBeUndefined();
   });
 
   it('writes that can reach something else stay effects', () => {

@@ -94,7 +94,7 @@ export function createServer(): McpServer {
     expect(server.match(/if \(isInputRequiredResult\((dropIt|wipeIt)\)\) return \1;/g)).toHaveLength(2);
   });
 
-  it('flags a helper that a timer also calls and does not rewrite it', async () => {
+  it('flags a helper that a timer also calls, keeps it for the timer and migrates a copy for the tool', async () => {
     const helper = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export async function summarize(server: McpServer, text: string): Promise<string> {
   const reply = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
@@ -118,11 +118,16 @@ export function createServer(): McpServer {
     expect(sites).toHaveLength(1);
     expect(sites[0]!.status).toBe('flagged');
     expect(sites[0]!.reason).toMatch(/timer|setInterval|fire-and-forget/);
-    // The v1 upgrade still applies to the file (semantics 14); the helper itself is not rewritten.
+    // The v1 upgrade still applies to the file (semantics 14); the helper keeps sending for the timer
+    // (its parameters built by the function it shares with its copy), and the tool calls a migrated copy.
     const after = read('summarize.ts');
-    expect(after).toContain('export async function summarize(server: McpServer, text: string): Promise<string> {');
-    expect(after).toContain('const reply = await server.server.createMessage({');
-    expect(after).not.toMatch(/inputRequired|ctx|key: string/);
+    const kept = after.slice(after.indexOf('export async function summarize('), after.indexOf('// A copy of `summarize`'));
+    expect(kept).toContain('export async function summarize(server: McpServer, text: string): Promise<string> {');
+    expect(kept).toContain('const reply = await server.server.createMessage(summarizeRequest(text));');
+    expect(kept).not.toMatch(/inputRequired|ctx|key: string/);
+    expect(after).toContain('export async function summarizeForHandlers(server: McpServer, text: string, ctx: ServerContext, replyKey: string)');
+    expect(read('server.ts')).toContain('await summarizeForHandlers(server, text, ctx, ');
+    expect(sites[0]!.reason).toContain('migrated for tools/call handler `sum`, which now calls `summarizeForHandlers`');
   });
 
   it('treats braced switch cases ending in break as exclusive paths: one request per case stays write-once', async () => {

@@ -102,7 +102,9 @@ export function isInNodeModules(node: Node): boolean {
   return node.getSourceFile().getFilePath().includes('/node_modules/');
 }
 
-/** Strips parentheses, `as`, `!`, `satisfies` and type assertions. */
+/** Strips parentheses, `as`, `!`, `satisfies` and type assertions (`<T>x`). */
+export function unwrapExpression(node: Node): Node;
+export function unwrapExpression(node: Node | undefined): Node | undefined;
 export function unwrapExpression(node: Node | undefined): Node | undefined {
   let current = node;
   while (

@@ -26,7 +26,7 @@ import {
 } from '@mcp-mrtr/surface';
 import type { Site, SiteShape } from '../model.js';
 import { isMcpReqReceiver, isRequestContextReceiver, isServerReceiver, type FindContext } from './receivers.js';
-import { declarationOf, isFunctionNode, nameText, unwrapExpression, valueParent } from './resolve.js';
+import { declarationOf, isFunctionNode, nameText, referencesOf, unwrapExpression, valueParent } from './resolve.js';
 import { declaresSdkRequestMethod } from './sdk-shaped.js';
 import { agentObstacle, agentReceiverOf } from './agents.js';
 
@@ -387,7 +387,7 @@ function callSending(object: Node): CallExpression | undefined {
   if (parent && Node.isVariableDeclaration(parent)) {
     const nameNode = parent.getNameNode();
     if (!Node.isIdentifier(nameNode)) return undefined;
-    for (const ref of nameNode.findReferencesAsNodes()) {
+    for (const ref of referencesOf(nameNode) ?? []) {
       if (ref.getSourceFile() !== object.getSourceFile()) continue;
       const use = valueParent(ref);
       if (use.parent && Node.isCallExpression(use.parent) && use.parent.getArguments().includes(use.child)) return use.parent;

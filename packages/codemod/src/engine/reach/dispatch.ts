@@ -232,7 +232,7 @@ function addedEntries(table: Node, depth: number): Entry[] {
 
 /** Follows identifiers (`const x = ...`, imports) and `this.x` properties to the expression they are initialised with. */
 function resolveValue(node: Node, depth: number): Node | undefined {
-  let current = unwrapExpression(node);
+  let current: Node | undefined = unwrapExpression(node);
   for (let i = 0; current && i < MAX_DEPTH - depth; i++) {
     let target: Node | undefined;
     if (Node.isShorthandPropertyAssignment(current)) {

@@ -14,7 +14,8 @@
  * leaves the handler on every path. An input_required round then skips nothing but that pure
  * transformation, and every other result takes the path it took before.
  */
-import { Node, SyntaxKind, type CallExpression, type VariableStatement } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type Identifier, type VariableStatement } from 'ts-morph';
+import { referencesOf } from '../find/resolve.js';
 import { definitelyExits } from './control-flow.js';
 import { abbreviate, firstEffect } from './purity.js';
 import { line } from './points.js';
@@ -40,7 +41,8 @@ export function resultRoute(call: CallExpression, fn: Node): ResultRoute {
   if (parent === fn && Node.isArrowFunction(fn)) return { kind: 'returned' };
   if (Node.isVariableDeclaration(parent) && parent.getInitializer() === node && Node.isIdentifier(parent.getNameNode())) {
     const name = parent.getNameNode();
-    const refs = (name as Node & { findReferencesAsNodes(): Node[] }).findReferencesAsNodes().filter((r) => r !== name);
+    const refs = referencesOf(name as Identifier)?.filter((r) => r !== name);
+    if (!refs) return blocked(`is stored in \`${parent.getName()}\`, whose uses could not be listed`);
     if (refs.length === 0) return blocked(`is stored in \`${parent.getName()}\` and never returned`);
     if (refs.every((r) => Node.isReturnStatement(valueParentOf(r)))) return { kind: 'returned' };
     return postProcessed(parent.getName(), parent.getVariableStatement(), fn);

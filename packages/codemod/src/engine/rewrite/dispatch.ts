@@ -238,7 +238,9 @@ export function strayReference(handler: Handler): string | undefined {
   }
   if (!nameNode || !Node.isIdentifier(nameNode)) return undefined;
   const { call } = handler.dispatch!;
-  for (const ref of nameNode.findReferencesAsNodes()) {
+  const references = referencesOf(nameNode);
+  if (!references) return `the uses of \`${nameNode.getText()}\` could not be listed`;
+  for (const ref of references) {
     if (ref === nameNode || ref.getSourceFile().isInNodeModules()) continue;
     const parent = ref.getParent();
     if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isImportClause(parent)) continue;

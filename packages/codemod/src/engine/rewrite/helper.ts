@@ -7,7 +7,7 @@
  */
 import { Node, type Block, type CallExpression, type Identifier, type ParameterDeclaration } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
-import { unwrapExpression } from '../find/index.js';
+import { referencesOf, unwrapExpression } from '../find/resolve.js';
 import { functionWithBody, helperName, nameNodeOf, type FunctionWithBody } from './function-body.js';
 import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
@@ -106,11 +106,13 @@ function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], r
   const param = params[index];
   if (!param || param.isRestParameter() || param.hasQuestionToken() || param.getInitializer()) return undefined;
   const nameNode = param.getNameNode() as Identifier;
-  const uses = nameNode.findReferencesAsNodes().filter((ref) => ref !== nameNode);
-  if (uses.length !== 1 || uses[0] !== unwrapExpression((site.node as CallExpression).getExpression())) return undefined;
+  const uses = referencesOf(nameNode)?.filter((ref) => ref !== nameNode);
+  if (uses?.length !== 1 || uses[0] !== unwrapExpression((site.node as CallExpression).getExpression())) return undefined;
   const fnName = nameNodeOf(fn);
   if (!fnName || !Node.isIdentifier(fnName)) return undefined;
-  for (const ref of fnName.findReferencesAsNodes()) {
+  const calls = referencesOf(fnName);
+  if (!calls) return undefined;
+  for (const ref of calls) {
     if (ref === fnName || ref.getSourceFile().isInNodeModules()) continue;
     const parent = ref.getParent();
     const callee = parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref ? parent : ref;
@@ -128,7 +130,9 @@ function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], r
 export function unhandledReference(helper: HelperWork, handled: Set<CallExpression>): string | undefined {
   const nameNode = nameNodeOf(helper.fn);
   if (!nameNode || !Node.isIdentifier(nameNode)) return `helper \`${helper.name}\` has no name to find its callers by`;
-  for (const ref of nameNode.findReferencesAsNodes()) {
+  const references = referencesOf(nameNode);
+  if (!references) return `the callers of helper \`${helper.name}\` could not be listed`;
+  for (const ref of references) {
     if (ref === nameNode) continue;
     if (ref.getSourceFile().isInNodeModules()) continue;
     let callee: Node = ref;

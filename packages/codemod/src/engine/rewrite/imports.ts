@@ -24,15 +24,28 @@ export interface ImportRequest {
 /**
  * `ensureNamedImports` for each request in turn, with the same text, but the new import
  * declarations written after the last import in one edit: each edit re-parses the file. A file
- * without imports yet, or a CommonJS one, takes them one by one.
+ * without imports yet, or a CommonJS one, takes them one by one. Requests of one module are one
+ * request (a name asked for twice is imported once): each caller asks for what each of its edits
+ * uses, without checking what another asked for.
  */
 export function ensureNamedImportsOf(file: SourceFile, requests: readonly ImportRequest[], flavour: ModuleFlavour): void {
+  const merged = bySpecifier(requests);
   if (flavour === 'cjs' || file.getImportDeclarations().length === 0) {
-    for (const r of requests) ensureNamedImports(file, r.specifier, r.values, r.types, flavour);
+    for (const r of merged) ensureNamedImports(file, r.specifier, r.values, r.types, flavour);
     return;
   }
-  const texts = requests.flatMap((r) => extendImport(file, r, flavour) ?? []);
+  // the new declarations' texts are all read off the file before any is written: one module's requests must be merged first
+  const texts = merged.flatMap((r) => extendImport(file, r, flavour) ?? []);
   if (texts.length > 0) appendAfterLastImport(file, texts);
+}
+
+function bySpecifier(requests: readonly ImportRequest[]): ImportRequest[] {
+  const merged = new Map<string, ImportRequest>();
+  for (const r of requests) {
+    const earlier = merged.get(r.specifier);
+    merged.set(r.specifier, earlier ? { specifier: r.specifier, values: [...new Set([...earlier.values, ...r.values])], types: [...new Set([...earlier.types, ...r.types])] } : r);
+  }
+  return [...merged.values()];
 }
 
 /**
@@ -230,12 +243,22 @@ export function dropUnusedImports(file: SourceFile, candidates: readonly string[
 }
 
 /**
+ * The names of `wanted` (import specifiers: `name`, `name as local`, `name: local`) whose local name
+ * the file's code outside its import declarations uses. The rewrite collects the names while it
+ * plans, some for code it then writes in another file (a handler asking through a helper of another
+ * file returns the helper's input_required result and builds none), so it imports only these.
+ */
+export function usedImportNames(used: ReadonlySet<string>, wanted: readonly string[]): string[] {
+  return wanted.filter((name) => used.has(localOf(name)));
+}
+
+/**
  * The texts of the file's identifiers outside its import declarations, JSDoc included, read on the
  * compiler's tree as ts-morph's `getDescendantsOfKind` walks it (`getChildren`). Not through
  * ts-morph: wrapping every identifier in a node of its own made each later edit of the file
  * (every import this stage adds or drops re-parses it) walk all of them again.
  */
-function identifiersOutsideImports(file: SourceFile): Set<string> {
+export function identifiersOutsideImports(file: SourceFile): Set<string> {
   const sourceFile = file.compilerNode;
   const names = new Set<string>();
   const visit = (node: ts.Node): void => {

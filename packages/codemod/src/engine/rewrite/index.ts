@@ -21,7 +21,7 @@ import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
 import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, GENERIC_NAMES, planHelper, unhandledReference, type HelperWork } from './helper.js';
-import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, mergeNamedImports, type ImportRequest } from './imports.js';
+import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, identifiersOutsideImports, mergeNamedImports, usedImportNames, type ImportRequest } from './imports.js';
 import { neverBothRun } from './control-flow.js';
 import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
@@ -40,7 +40,7 @@ import { flavourOf } from './module-flavour.js';
 import { CAPABILITIES_MODULE_BASENAME, capabilitiesModuleText } from './capabilities-module.js';
 import { ANSWERS_MODULE_BASENAME, answersModuleText } from './answers-module.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
-import { inlineHelpers, rememberStarts } from './inline.js';
+import { inlineHelpers, rememberStarts, type InlinedHelper } from './inline.js';
 import { dispatchObstacle, dispatcherEdits, dispatcherObstacle, strayReference } from './dispatch.js';
 import { withTestsOutsideRun } from './outside-tests.js';
 import { registrationTypeError } from './registration-compiles.js';
@@ -76,8 +76,8 @@ function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions)
     const plan = converge(project, pass.reaches, options);
     const failedHolders = [...pass.holders].filter(([fn]) => plan.failed.has(fn));
     if (failedHolders.length === 0) {
-      const inlinedFrom = new Map<Site, string>();
-      for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper.name);
+      const inlinedFrom = new Map<Site, InlinedHelper>();
+      for (const [site, helper] of pass.helperOf) if (toOriginal.has(site)) inlinedFrom.set(toOriginal.get(site)!, helper);
       // the functions a kept helper's requests moved into name the SDK's params types
       for (const [file, types] of pass.types) for (const t of types) plan.files.get(file)?.types.add(t);
       return translateDecisions(applyPlan(project, plan, options), compose(pass.original, toOriginal), inlinedFrom, tried, pass.copies, reaches);
@@ -85,7 +85,7 @@ function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions)
     for (const [fn, helper] of failedHolders) {
       blocked.add(helper.id);
       const why = (plan.failed.get(fn) ?? '').replace(/ \(line \d+(?: of [^)]+)?\)| at line \d+(?: of [^ ,;:)]+)?/g, '');
-      for (const [site, h] of pass.helperOf) if (h === helper && toOriginal.has(site)) tried.set(toOriginal.get(site)!, `inlining \`${helper.name}\` into its caller was tried and undone: ${why}`);
+      for (const [site, h] of pass.helperOf) if (h === helper && toOriginal.has(site)) tried.set(toOriginal.get(site)!, `${helper.copyName !== undefined ? `a copy of \`${helper.name}\` for its handlers` : `inlining \`${helper.name}\` into its caller`} was tried and undone: ${why}`);
     }
     const back = pass.restore();
     current = back.reaches;
@@ -117,18 +117,21 @@ function compose(step: Map<Site, Site>, rest: Map<Site, Site>): Map<Site, Site> 
  * Decisions for the sites the run found (an inlined helper's site: flagged if any of its copies is,
  * or if the helper stays for a caller outside handlers), with the callers of every copy.
  */
-function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, string>, tried: Map<Site, string>, copies: Set<Site>, reaches: Reach[]): RewriteOutcome {
+function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>, inlinedFrom: Map<Site, InlinedHelper>, tried: Map<Site, string>, copies: Set<Site>, reaches: Reach[]): RewriteOutcome {
   const byOriginal = new Map<Site, SiteDecision>();
   // A site nothing reaches keeps the reason of the run's own reach: its lines name the user's file,
   // a reach recomputed after inlining names the inlined text.
   // So does a site only code outside handlers reaches, when the rewrite flagged it for that code.
   const unreachable = new Map<Site, string>();
   const outsideOnly = new Map<Site, string>();
+  // A helper copied for its handlers stays for its callers outside them: their reason, read in the user's text.
+  const keptForOutside = new Map<Site, string>();
   for (const r of reaches) {
     const context = r.nonHandlerContexts[0];
     if (!context || r.site.obstacle) continue;
     if (context.context === 'unreachable') unreachable.set(r.site, outsideReason(r));
     else if (r.handlers.length === 0) outsideOnly.set(r.site, outsideReason(r));
+    else if (inlinedFrom.get(r.site)?.copyName !== undefined) keptForOutside.set(r.site, outsideReason(r));
   }
   const callers = new Map<Site, CallerDecision[]>();
   for (const d of outcome.decisions) {
@@ -138,7 +141,7 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     const copied = helper !== undefined && copies.has(d.site);
     const list = callers.get(orig) ?? [];
     for (const c of d.callers ?? []) {
-      const entry = copied && c.reason ? { ...c, reason: `helper \`${helper}\` inlined into this handler: ${c.reason.replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` } : c;
+      const entry = copied && c.reason ? { ...c, reason: `${copiedInto(helper, 'this handler')}: ${c.reason.replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` } : c;
       if (!list.some((x) => x.caller === entry.caller && x.status === entry.status)) list.push(entry);
     }
     callers.set(orig, list);
@@ -147,8 +150,8 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (existing && d.status === 'migrated') continue;
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
-    const outside = d.status === 'flagged' ? (unreachable.get(orig) ?? (d.reason?.endsWith(' code has no MRTR form') ? outsideOnly.get(orig) : undefined)) : undefined;
-    const reason = outside !== undefined ? outside : copied ? `helper \`${helper}\` inlined into its caller(s): ${(d.reason ?? '').replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
+    const outside = d.status === 'flagged' ? (unreachable.get(orig) ?? (d.reason?.endsWith(' code has no MRTR form') ? outsideOnly.get(orig) : undefined) ?? (copied ? undefined : keptForOutside.get(orig))) : undefined;
+    const reason = outside !== undefined ? outside : copied ? `${copiedInto(helper, 'its caller(s)')}: ${(d.reason ?? '').replace(/ \(line \d+(?: of [^)]+)?\)/g, '')}` : undone ? `${d.reason}; ${undone}` : d.reason;
     byOriginal.set(orig, { ...d, site: orig, ...(reason !== undefined ? { reason } : {}) });
   }
   for (const [orig, decision] of byOriginal) {
@@ -156,11 +159,21 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (list.length > 0) decision.callers = list;
     // A helper kept for a caller outside handlers: the handlers that call it have their own migrated copies.
     const migrated = list.filter((c) => c.status === 'migrated');
-    if (decision.status === 'flagged' && migrated.length > 0 && inlinedFrom.has(orig)) {
-      decision.reason = `${decision.reason}; migrated for ${migrated.map((c) => c.caller).join(', ')}, which now ${migrated.length === 1 ? 'has its' : 'have their'} own copy of \`${inlinedFrom.get(orig)}\``;
+    const helper = inlinedFrom.get(orig);
+    if (decision.status === 'flagged' && migrated.length > 0 && helper) {
+      const one = migrated.length === 1;
+      const now = helper.copyName !== undefined ? `${one ? 'calls' : 'call'} \`${helper.copyName}\`, a copy of \`${helper.name}\` rewritten for ${one ? 'it' : 'them'}` : `${one ? 'has its' : 'have their'} own copy of \`${helper.name}\``;
+      decision.reason = `${decision.reason}; migrated for ${migrated.map((c) => c.caller).join(', ')}, which now ${now}`;
+      // the advice for its other callers alone would tell to migrate the handlers by hand
+      if (helper.copyName !== undefined) decision.advice = `the handlers that called it call \`${helper.copyName}\`, its migrated copy, now; it still does what it did for its callers outside request handlers: move what they need into a handler (a test can drive the handler or the copy with inputResponses), then drop it`;
     }
   }
   return { decisions: [...byOriginal.values()], createdFiles: outcome.createdFiles };
+}
+
+/** `helper \`f\` inlined into <where>`, or `the copy \`fForHandlers\` of helper \`f\``: what a flagged copy's reason is about. */
+function copiedInto(helper: InlinedHelper, where: string): string {
+  return helper.copyName !== undefined ? `the copy \`${helper.copyName}\` of helper \`${helper.name}\`` : `helper \`${helper.name}\` inlined into ${where}`;
 }
 
 /** Plans and computes every edit without touching the project; a handler failing at any stage is
@@ -686,8 +699,10 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     if (edits.length === 0) continue;
     file.replaceWithText(applyEdits(file.getFullText(), edits));
     const flavour = flavourOf(file);
-    const values = [...(fw?.values ?? [])].sort();
-    const types = flavour === 'ts' ? [...(fw?.types ?? [])].filter((t) => !fw?.values.has(t)).sort() : [];
+    // what the written code uses, read once: the edits below change imports only (and drop unused aliases)
+    const used = identifiersOutsideImports(file);
+    const values = usedImportNames(used, [...(fw?.values ?? [])].sort());
+    const types = flavour === 'ts' ? usedImportNames(used, [...(fw?.types ?? [])].filter((t) => !fw?.values.has(t)).sort()) : [];
     ensureNamedImports(file, TARGET_SERVER_PACKAGE, values, types, flavour);
     dropUnusedImports(file, Object.keys(RESULT_SCHEMA_TO_LEGACY));
     if (flavour !== 'cjs') mergeNamedImports(file, TARGET_SERVER_PACKAGE);
@@ -696,12 +711,12 @@ function applyPlan(project: Project, plan: Plan, options: RewriteOptions): Rewri
     const stateModule = stateModules.get(file);
     if (stateModule && stateModule !== file) {
       const names = [...(wiring.has(file) ? [CODEC_EXPORT] : []), ...(fw?.needsState ? [CODEC_EXPORT, DIGEST_EXPORT] : [])];
-      generated.push({ specifier: specifierFor(file, stateModule), values: [...new Set(names)].sort(), types: [] });
+      generated.push({ specifier: specifierFor(file, stateModule), values: usedImportNames(used, [...new Set(names)].sort()), types: [] });
     }
     const capabilityModule = capabilityModules.get(file);
-    if (capabilityModule && fw) generated.push({ specifier: specifierFor(file, capabilityModule), values: [...fw.capabilityImports].sort(), types: [] });
+    if (capabilityModule && fw) generated.push({ specifier: specifierFor(file, capabilityModule), values: usedImportNames(used, [...fw.capabilityImports].sort()), types: [] });
     const answerModule = answerModules.get(file);
-    if (answerModule && fw) generated.push({ specifier: specifierFor(file, answerModule), values: readerImports(fw.answerReaders, flavour), types: [] });
+    if (answerModule && fw) generated.push({ specifier: specifierFor(file, answerModule), values: usedImportNames(used, readerImports(fw.answerReaders, flavour)), types: [] });
     ensureNamedImportsOf(file, generated, flavour);
   }
   return { decisions: [...plan.decisions.values()], createdFiles };

@@ -18,6 +18,7 @@ import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, t
 import { computeReaches } from '../reach/index.js';
 import { reportLine } from '../report-lines.js';
 import { findRegistrations, findSites } from '../find/index.js';
+import { referencesOf } from '../find/resolve.js';
 import type { Handler, Reach, Site } from '../model.js';
 import { functionWithBody, helperName, type FunctionWithBody } from './function-body.js';
 import { definitelyExits } from './control-flow.js';
@@ -25,12 +26,15 @@ import { enclosingFunction } from './points.js';
 import { testCallsDriven } from './test-calls.js';
 import { contextlessCallers } from './contextless-calls.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
-import { shareRequests } from './shared-request.js';
+import { shareRequests, type SharedRequests } from './shared-request.js';
+import { helperCopyFor, type HelperCopy } from './helper-copy.js';
 
 export interface InlinedHelper {
   /** `<file>:<offset>` of the helper in the original text (stable across restores). */
   id: string;
   name: string;
+  /** Not inlined but copied (helper-copy.ts): the name of the copy its handlers call. */
+  copyName?: string;
 }
 
 export interface InlinePass {
@@ -70,6 +74,10 @@ interface Candidate {
   concise?: boolean;
   /** The helper stays declared: callers outside handlers (timers, hooks) still run it. */
   keep?: boolean;
+  /** Not inlined: the handlers' calls name a copy of the helper declared after it (helper-copy.ts). */
+  copy?: HelperCopy;
+  /** A copied helper's requests built by functions that it and its copy call (shared-request.ts), computed with the copy, whose text calls them already. */
+  shared?: SharedRequests;
 }
 
 /**
@@ -86,40 +94,49 @@ export function inlineHelpers(
   rememberStarts(reaches);
   const candidates = findCandidates(reaches, blocked, needsInlining);
   if (candidates.length === 0) return undefined;
-  const byFile = new Map<SourceFile, Candidate[]>();
-  for (const c of candidates) byFile.set(c.fn.getSourceFile(), [...(byFile.get(c.fn.getSourceFile()) ?? []), c]);
+  type Edit = TextEdit & { candidate?: Candidate; role?: 'copy' | 'call' };
+  const byFile = new Map<SourceFile, Edit[]>();
+  const add = (file: SourceFile, edit: Edit): void => void byFile.set(file, [...(byFile.get(file) ?? []), edit]);
+  const types = new Map<SourceFile, Set<string>>();
+  // the functions building a kept helper's requests, declared before it, and its calls of them
+  const addShared = (file: SourceFile, shared: SharedRequests): void => {
+    for (const e of [shared.insertion, ...shared.calls]) add(file, e);
+    for (const t of shared.types) types.set(file, (types.get(file) ?? new Set()).add(t));
+  };
+  for (const c of candidates) {
+    const file = c.fn.getSourceFile();
+    if (c.copy) {
+      if (c.shared) addShared(file, c.shared);
+      add(c.copy.declaration.file, { ...c.copy.declaration, candidate: c, role: 'copy' });
+      for (const e of c.copy.calls) add(e.file, { ...e, candidate: c, role: 'call' });
+      continue;
+    }
+    // a kept helper and its handlers' copies call one function for each request's parameters
+    const shared = c.keep && !c.concise ? shareRequests(c.fn, c.declaration, c.helper.name, c.sites) : undefined;
+    if (shared) addShared(file, shared);
+    for (const site of c.calls) {
+      const replaced: Node = c.concise ? site.call : site.statement;
+      add(file, { start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site, shared?.calls ?? []), candidate: c, role: 'copy' });
+    }
+    // The declaration goes with its leading comments and blank lines; the blank line after it stays.
+    if (!c.keep) add(file, { start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
+  }
 
   const originalText = new Map<SourceFile, string>();
   const shifts = new Map<SourceFile, TextEdit[]>();
-  /** Per file: the ranges (new text) of each inlined copy, with its candidate. */
-  const copies = new Map<SourceFile, Array<{ start: number; end: number; candidate: Candidate; handlerFnStart: number }>>();
-  const types = new Map<SourceFile, Set<string>>();
-  for (const [file, list] of byFile) {
+  /** Per file: the ranges (new text) of each inlined or copied text, and of each call renamed to a copy, with its candidate. */
+  const copies = new Map<SourceFile, Array<{ start: number; end: number; candidate: Candidate; role: 'copy' | 'call' }>>();
+  for (const [file, edits] of byFile) {
     const text = file.getFullText();
-    const edits: Array<TextEdit & { candidate?: Candidate; handlerFnStart?: number }> = [];
-    for (const c of list) {
-      // a kept helper and its handlers' copies call one function for each request's parameters
-      const shared = c.keep && !c.concise ? shareRequests(c.fn, c.declaration, c.helper.name, c.sites) : undefined;
-      if (shared) {
-        edits.push(shared.insertion, ...shared.calls);
-        for (const t of shared.types) types.set(file, (types.get(file) ?? new Set()).add(t));
-      }
-      for (const site of c.calls) {
-        const replaced: Node = c.concise ? site.call : site.statement;
-        edits.push({ start: replaced.getStart(), end: replaced.getEnd(), text: c.concise ? conciseText(c, site) : inlinedText(c, site, shared?.calls ?? []), candidate: c, handlerFnStart: site.handlerFn.getStart() });
-      }
-      // The declaration goes with its leading comments and blank lines; the blank line after it stays.
-      if (!c.keep) edits.push({ start: c.declaration.getFullStart(), end: c.declaration.getEnd(), text: '' });
-    }
     edits.sort((a, b) => a.start - b.start);
     let out = '';
     let last = 0;
-    const ranges: Array<{ start: number; end: number; candidate: Candidate; handlerFnStart: number }> = [];
+    const ranges: Array<{ start: number; end: number; candidate: Candidate; role: 'copy' | 'call' }> = [];
     for (const e of edits) {
       out += text.slice(last, e.start);
       const start = out.length;
       out += e.text;
-      if (e.candidate) ranges.push({ start, end: out.length, candidate: e.candidate, handlerFnStart: e.handlerFnStart! });
+      if (e.candidate) ranges.push({ start, end: out.length, candidate: e.candidate, role: e.role! });
       last = e.end;
     }
     out += text.slice(last);
@@ -151,7 +168,7 @@ export function inlineHelpers(
   const copySites = new Set<Site>();
   for (const site of found.sites) {
     const start = site.node.getStart();
-    const copy = copies.get(site.sourceFile)?.find((r) => r.start <= start && start < r.end);
+    const copy = copies.get(site.sourceFile)?.find((r) => r.role === 'copy' && r.start <= start && start < r.end);
     if (copy) {
       copySites.add(site);
       const index = copyCounts.get(copy) ?? 0;
@@ -165,8 +182,11 @@ export function inlineHelpers(
   }
   for (const [file, ranges] of copies) {
     for (const r of ranges) {
+      // a copied helper's declaration is no handler; the calls of the copy are in one (a dispatched tool is not among found.handlers)
+      if (r.candidate.copy && r.role === 'copy') continue;
       const handler = found.handlers.find((h) => h.sourceFile === file && h.fn.getStart() <= r.start && r.end <= h.fn.getEnd());
-      if (handler) holders.set(handler.fn, r.candidate.helper);
+      const fn = handler?.fn ?? (r.role === 'call' ? enclosingFunction(file.getDescendantAtPos(r.start) ?? file) : undefined);
+      if (fn) holders.set(fn, r.candidate.helper);
     }
   }
   const kept = found.sites.filter((s) => original.has(s));
@@ -253,20 +273,51 @@ function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (
   for (const [fnNode, { sites, steps, mixed }] of byHelper) {
     const id = `${fnNode.getSourceFile().getFilePath()}:${fnNode.getStart()}`;
     if (blocked.has(id)) continue;
+    const ofHelper = reaches.filter((r) => sites.includes(r.site));
     // Every handler that reaches a site of the helper must come through it; non-handler contexts only in the kept form.
-    if (reaches.some((r) => sites.includes(r.site) && ((!mixed && r.nonHandlerContexts.length > 0) || r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode)))) continue;
-    if (!mixed) {
-      const concise = conciseCandidateFor(fnNode, id, sites, steps);
-      if (concise) {
-        out.push(concise);
-        continue;
-      }
-      if (!needsInlining(fnNode, sites)) continue;
+    const throughOthers = ofHelper.some((r) => r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode));
+    if (mixed) {
+      // inlined into its handlers when that is plainly safe, else copied for them when the helper form takes it
+      const inlined = throughOthers ? undefined : candidateFor(fnNode, id, sites, steps, true);
+      const chosen = inlined ?? copyCandidateFor(fnNode, id, sites, steps, ofHelper, needsInlining);
+      if (chosen) out.push(chosen);
+      continue;
     }
-    const candidate = candidateFor(fnNode, id, sites, steps, mixed);
+    if (throughOthers || ofHelper.some((r) => r.nonHandlerContexts.length > 0)) continue;
+    const concise = conciseCandidateFor(fnNode, id, sites, steps);
+    if (concise) {
+      out.push(concise);
+      continue;
+    }
+    if (!needsInlining(fnNode, sites)) continue;
+    const candidate = candidateFor(fnNode, id, sites, steps);
     if (candidate) out.push(candidate);
   }
   return out;
+}
+
+/**
+ * A helper that code outside handlers also runs, and that the helper form takes: the handlers that
+ * call it directly get a copy of it to call, which the helper form then rewrites for them.
+ */
+function copyCandidateFor(
+  fnNode: Node,
+  id: string,
+  sites: Site[],
+  steps: Array<{ call: CallExpression; handler: Handler }>,
+  reaches: Reach[],
+  needsInlining: (fn: Node, sites: Site[]) => string | undefined,
+): Candidate | undefined {
+  if (reaches.some((r) => r.site.obstacle) || needsInlining(fnNode, sites) !== undefined) return undefined;
+  const declaration = moduleDeclarationOf(fnNode, true);
+  if (!declaration) return undefined;
+  const name = helperName(fnNode);
+  const sorted = [...sites].sort((a, b) => a.node.getStart() - b.node.getStart());
+  // the helper and its copy call one function for each request's parameters
+  const shared = shareRequests(fnNode as FunctionWithBody, declaration, name, sorted);
+  const copy = helperCopyFor(fnNode, declaration, name, steps.map(({ call, handler }) => ({ call, handlerFn: handler.fn })), shared?.calls);
+  if (!copy) return undefined;
+  return { helper: { id, name, copyName: copy.name }, fn: fnNode as FunctionWithBody, declaration, calls: [], sites: sorted, keep: true, copy, ...(shared ? { shared } : {}) };
 }
 
 /** Every caller outside handlers passes no context, and the helper form takes the function and them. */
@@ -318,7 +369,8 @@ function candidateFor(fnNode: Node, id: string, sites: Site[], steps: Array<{ ca
     calls.push(site);
   }
   if (earlyReturns && calls.some((c) => c.binding.kind !== 'return')) return undefined;
-  const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
+  const refs = referencesOf(nameNode)?.filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
+  if (!refs) return undefined;
   if (!keep && (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r)))) return undefined;
   // Name clashes between the helper's locals/parameters and the calling handler.
   const locals = new Set<string>([...params.map((p) => p.getName()), ...body.getDescendantsOfKind(SyntaxKind.VariableDeclaration).flatMap((d) => d.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()).concat(Node.isIdentifier(d.getNameNode()) ? [d.getName()] : []))]);
@@ -490,8 +542,8 @@ function conciseCandidateFor(fnNode: Node, id: string, sites: Site[], steps: Arr
   }
   const nameNode = decl.getNameNode();
   if (!Node.isIdentifier(nameNode)) return undefined;
-  const refs = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
-  if (refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
+  const refs = referencesOf(nameNode)?.filter((r) => r !== nameNode && !r.getSourceFile().isInNodeModules());
+  if (!refs || refs.length !== calls.length || refs.some((r) => !calls.some((c) => c.call.getExpression() === r))) return undefined;
   return { helper: { id, name: decl.getName() }, fn: fnNode as unknown as FunctionWithBody, declaration: statement, calls, sites: [...sites], concise: true };
 }
 

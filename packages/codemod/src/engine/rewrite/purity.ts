@@ -5,7 +5,7 @@
  * MCP notifications (`ctx.mcpReq.log`, `sendLoggingMessage`) are effects.
  */
 import { Node, SyntaxKind } from 'ts-morph';
-import { functionOfDeclaration, declarationOf } from '../find/index.js';
+import { functionOfDeclaration, declarationOf, unwrapExpression } from '../find/index.js';
 
 /** Global functions and namespaces whose calls have no observable effect. */
 const PURE_GLOBAL_CALLS = new Set([
@@ -154,8 +154,7 @@ function holdsFreshCollection(id: Node, localScope: Node): boolean {
 }
 
 function isFreshCollection(init: Node | undefined): boolean {
-  let node = init;
-  while (node && (Node.isAsExpression(node) || Node.isParenthesizedExpression(node) || Node.isSatisfiesExpression(node))) node = node.getExpression();
+  const node = unwrapExpression(init);
   if (!node) return false;
   if (Node.isArrayLiteralExpression(node)) return true;
   // A setter, or a prototype given with `__proto__`, would run code of its own on a property write.

@@ -2,8 +2,8 @@
  * A kept helper's request parameters, built by one function that the helper and its handlers' copy
  * both call.
  *
- * A helper that code outside request handlers also runs (a timer, a listener) stays as written for
- * that code, and the handlers that call it get a copy of it to migrate (inline.ts). The copy would
+ * A helper that code outside request handlers also runs (a timer, a listener) keeps doing what it
+ * did for that code, and the handlers that call it get a copy of it to migrate (inline.ts). The copy would
  * write the request's parameters out a second time: a reviewer reads them twice and a later change
  * to the request has to be made twice. So when the parameters are an object literal that reads only
  * the helper's parameters and names from outside the helper, the literal moves into a small function

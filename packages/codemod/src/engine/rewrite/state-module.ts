@@ -16,6 +16,7 @@ import { looksLikeTestFile } from '../test-mocks/find.js';
 import { layoutGeneratedImports } from './imports.js';
 import { flavourOf, type ModuleFlavour } from './module-flavour.js';
 import { STATE_MODULE_BASENAME, previousKeyEnv } from '../generated-names.js';
+import { nearestPackageDir, unbounded } from '../package-dir.js';
 
 export const CODEC_EXPORT = 'requestStateCodec';
 export const DIGEST_EXPORT = 'argumentsDigest';
@@ -213,14 +214,10 @@ export function stateModuleHome(first: SourceFile, importers: SourceFile[]): str
   const dirs = [...new Set(importers.map((f) => path.dirname(f.getFilePath())))];
   let common = dirs[0] ?? path.dirname(first.getFilePath());
   for (const dir of dirs) while (common !== path.dirname(common) && !`${dir}${path.sep}`.startsWith(`${common}${path.sep}`) && dir !== common) common = path.dirname(common);
-  const fs = first.getProject().getFileSystem();
-  const packageRoot = (dir: string): string | undefined => {
-    for (let d = dir; ; d = path.dirname(d)) {
-      if (fs.fileExistsSync(path.join(d, 'package.json'))) return d;
-      if (d === path.dirname(d)) return undefined;
-    }
-  };
-  const roots = new Set(dirs.map(packageRoot));
+  const files = first.getProject().getFileSystem();
+  // on the project's file system (the engine's in-memory one in unit tests), and without a bound:
+  // both importers' packages are compared, wherever they are
+  const roots = new Set(dirs.map((dir) => nearestPackageDir(dir, unbounded, undefined, files)));
   const root = roots.size === 1 ? [...roots][0] : undefined;
   const inside = root !== undefined && (common === root || common.startsWith(`${root}${path.sep}`));
   return inside ? common : path.dirname(first.getFilePath());

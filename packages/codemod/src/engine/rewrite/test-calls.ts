@@ -21,6 +21,7 @@ import { helperName, nameNodeOf } from './function-body.js';
 import { abbreviate } from './purity.js';
 import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
+import { referencesOf } from '../find/resolve.js';
 import type { Reach, Site } from '../model.js';
 import type { FileWork } from './emit-common.js';
 
@@ -108,7 +109,8 @@ export function testCallsOf(fn: Node): CallExpression[] {
   if (cached) return cached;
   const nameNode = nameNodeOf(fn);
   const calls: CallExpression[] = [];
-  for (const ref of nameNode && Node.isIdentifier(nameNode) ? nameNode.findReferencesAsNodes() : []) {
+  // references the language service cannot list: no test call is known
+  for (const ref of (nameNode && Node.isIdentifier(nameNode) ? referencesOf(nameNode) : undefined) ?? []) {
     const file = ref.getSourceFile();
     if (ref === nameNode || file.isInNodeModules() || !looksLikeTestFile(file.getFilePath(), file.getFullText())) continue;
     const parent = ref.getParent();

@@ -29,7 +29,7 @@ import {
   TRANSPORT_CLOSE_METHOD,
   TRANSPORT_HANDLE_METHOD,
 } from '@mcp-mrtr/surface';
-import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { declarationOf, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/module-flavour.js';
 import { applyEdits, indentOf, indentUnit, statementRange, type TextEdit } from '../text-edits.js';
@@ -163,9 +163,10 @@ function handlerOptionsText(entries: string[]): string | undefined {
   return entries.length > 0 ? `{ ${entries.join(', ')} }` : undefined;
 }
 
-/** The other references of a name in its own file. */
+/** The other references of a name in its own file; the rewrite fails when the language service cannot list them. */
 function sameFileReferences(name: Identifier): Node[] {
-  return name.findReferencesAsNodes().filter((r) => r !== name && r.getSourceFile() === name.getSourceFile());
+  const references = referencesOf(name) ?? fail(`the uses of '${name.getText()}' could not be listed`);
+  return references.filter((r) => r !== name && r.getSourceFile() === name.getSourceFile());
 }
 
 function calledMethod(call: CallExpression): string | undefined {

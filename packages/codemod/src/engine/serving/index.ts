@@ -15,7 +15,7 @@
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, SERVER_CLASSES, SERVER_CONNECT_METHOD, SERVER_LIKE_NAME_PATTERN, SESSION_ID_PROPERTY, SSE_TRANSPORTS, TARGET } from '@mcp-mrtr/surface';
 import { isServerReceiver, type FindContext } from '../find/receivers.js';
-import { classifyType, declarationOf, safeType, unwrapExpression, valueParent } from '../find/resolve.js';
+import { classifyType, declarationOf, referencesOf, safeType, unwrapExpression, valueParent } from '../find/resolve.js';
 import { speaksMcp } from '../prefilter.js';
 import { flag, SERVING_ADVICE, type ServingFinding } from './findings.js';
 import { rewriteHttpHosting, transportClassOf } from './http.js';
@@ -206,7 +206,7 @@ function holdsTransports(map: Node): boolean {
   const decl = declarationOf(map);
   const texts = decl ? [decl.getText()] : [];
   if (Node.isIdentifier(map)) {
-    for (const ref of map.findReferencesAsNodes()) {
+    for (const ref of referencesOf(map) ?? []) {
       const parent = ref.getParent();
       const store = parent && Node.isElementAccessExpression(parent) ? parent.getParent() : parent && Node.isPropertyAccessExpression(parent) && parent.getName() === 'set' ? parent.getParent() : undefined;
       if (store && (Node.isBinaryExpression(store) || Node.isCallExpression(store))) texts.push(store.getText());

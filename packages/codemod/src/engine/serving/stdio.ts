@@ -4,7 +4,7 @@
  */
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, SERVER_CONNECT_METHOD, STDIO_TRANSPORT, TARGET, TARGET_SERVER_STDIO_ENTRY } from '@mcp-mrtr/surface';
-import { declarationOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { declarationOf, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { dropUnusedImports, ensureNamedImports } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/module-flavour.js';
 import { applyEdits, statementRange, type TextEdit } from '../text-edits.js';
@@ -67,7 +67,9 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
     const found = serverDeclaration(awaitedReceiver, sourceFile);
     if (typeof found === 'string') return notRecognised(found);
     const { statement, nameNode, init } = found;
-    const references = nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && r.getSourceFile() === sourceFile);
+    const allReferences = referencesOf(nameNode);
+    if (!allReferences) return notRecognised(`the uses of '${nameNode.getText()}' could not be listed`);
+    const references = allReferences.filter((r) => r !== nameNode && r.getSourceFile() === sourceFile);
     const initInner = init && Node.isAwaitExpression(init) ? unwrapExpression(init.getExpression()) : init;
     const otherUses = references.filter((r) => !connect.containsRange(r.getPos(), r.getEnd()));
     if (initInner && Node.isCallExpression(initInner)) {
@@ -92,10 +94,9 @@ export function rewriteStdioConnect(sourceFile: SourceFile, connect: CallExpress
   if (!transport.inline && transport.declaration) {
     const decl = transport.declaration.getDeclarations()[0]!;
     const nameNode = decl.getNameNode();
-    const uses = Node.isIdentifier(nameNode)
-      ? nameNode.findReferencesAsNodes().filter((r) => r !== nameNode && !connect.containsRange(r.getPos(), r.getEnd()))
-      : [];
-    if (uses.length === 0 && transport.declaration.getDeclarations().length === 1) removals.push(transport.declaration);
+    // uses that cannot be listed keep the declaration, passed on as the transport
+    const uses = Node.isIdentifier(nameNode) ? referencesOf(nameNode)?.filter((r) => r !== nameNode && !connect.containsRange(r.getPos(), r.getEnd())) : [];
+    if (uses?.length === 0 && transport.declaration.getDeclarations().length === 1) removals.push(transport.declaration);
     else options = `, { transport: ${transport.name} }`;
   }
 

@@ -14,6 +14,7 @@
  */
 import { Node, SyntaxKind, type Expression, type ObjectLiteralExpression } from 'ts-morph';
 import { ANSWER_HELPER } from './answer-rounds.js';
+import { unwrapExpression } from '../find/resolve.js';
 import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 
 /** The legacy sampling method the fakes answer with. */
@@ -105,8 +106,7 @@ function answersOf(expression: Expression | Node): ObjectLiteralExpression[] {
     const method = Node.isPropertyAccessExpression(callee) ? callee.getName() : Node.isIdentifier(callee) ? callee.getText() : '';
     const [first] = node.getArguments();
     if (first && (ANSWER_METHODS.has(method) || FAKE_FACTORIES.has(method))) {
-      let value: Node = first;
-      while (Node.isParenthesizedExpression(value) || Node.isAsExpression(value)) value = value.getExpression();
+      const value = unwrapExpression(first);
       if (Node.isObjectLiteralExpression(value)) out.push(value);
       else if (Node.isArrowFunction(value) || Node.isFunctionExpression(value)) out.push(...returnedLiterals(value));
     }

@@ -24,9 +24,12 @@ import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type Sourc
 import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
 import { answerShapeNotes, drivenAnswerNotes } from './answer-shape.js';
 import { HELPER_DRIVER } from '../rewrite/test-calls.js';
+import { ensureNamedImportsOf } from '../rewrite/imports.js';
+import { flavourOf } from '../rewrite/module-flavour.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
 import { contextlessCallChanges, type StateCodecOf, type UndrivenCall } from './contextless-handler-calls.js';
 import { spyAnswerHelperText } from './spy-answers.js';
+import { shimAnsweredCalls, shimClientHelperText } from './shim-answered-calls.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -68,26 +71,34 @@ export function reshapeContextMockText(
   migratedHandlers: ReadonlySet<string> = new Set(),
   /** The state codec of a migrated handler, for the calls the test's spies answer (`spy-answers.ts`). */
   codecOf?: StateCodecOf,
+  /** The migrated handlers registered without an input schema: the handler's one argument is its context. */
+  contextOnlyHandlers: ReadonlySet<string> = new Set(),
+  /** The server members whose assigned mocks the SDK's legacy shim may answer with (`shim-answered-calls.ts`). */
+  shimMembers: ReadonlySet<string> = new Set(),
 ): { output: string; notes: string[]; undriven?: UndrivenCall[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const scriptKind = scriptKindOf(file);
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind });
   const typescript = scriptKind === ts.ScriptKind.TS || scriptKind === ts.ScriptKind.TSX;
-  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers, codecOf);
+  const { notes, undriven } = reshapeContextMocks(sourceFile, keep, migratedAny, typescript, migratedHandlers, codecOf, contextOnlyHandlers, shimMembers);
   return { output: sourceFile.getFullText(), notes, ...(undriven.length > 0 ? { undriven } : {}) };
 }
 
 /** The contextless calls of migrated handlers in a text the helper does not drive (`every`: all of them), at its positions. */
-export function undrivenCallsIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, every = false): UndrivenCall[] {
+export function undrivenCallsIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, every = false, contextOnlyHandlers: ReadonlySet<string> = new Set()): UndrivenCall[] {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
-  return contextlessCallChanges(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), migratedHandlers, every).undriven;
+  return contextlessCallChanges(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), migratedHandlers, every, undefined, contextOnlyHandlers).undriven;
 }
 
-/** The start positions in `text` of the spies answering a contextless call of a migrated handler (`spy-answers.ts`). */
-export function answeringSpiesIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf): ReadonlySet<number> {
+/**
+ * The start positions in `text` of the mocks that answer a call the reshape drives: spies answering
+ * a contextless call of a migrated handler (`spy-answers.ts`), assigned mocks the SDK's legacy shim
+ * answers a request-handler call with (`shim-answered-calls.ts`).
+ */
+export function answeringMocksIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf, contextOnlyHandlers: ReadonlySet<string>, shimMembers: ReadonlySet<string>): ReadonlySet<number> {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
-  return new Set(contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf).answeringSpies);
+  return new Set([...contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf, contextOnlyHandlers).answeringSpies, ...shimAnsweredCalls(sourceFile, shimMembers).mocks]);
 }
 
 /** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
@@ -104,6 +115,8 @@ function reshapeContextMocks(
   typescript: boolean,
   migratedHandlers: ReadonlySet<string>,
   codecOf: StateCodecOf | undefined,
+  contextOnlyHandlers: ReadonlySet<string>,
+  shimMembers: ReadonlySet<string>,
 ): { notes: string[]; undriven: UndrivenCall[] } {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
@@ -132,10 +145,13 @@ function reshapeContextMocks(
   const emptyContexts = emptyProtocolContextEdits(sourceFile);
   edits.push(...emptyContexts.edits);
   notes.push(...emptyContexts.notes);
-  const contextless = contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf);
+  const contextless = contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf, contextOnlyHandlers);
   edits.push(...contextless.edits);
   notes.push(...contextless.notes);
   answering ||= contextless.answering;
+  const shimAnswered = shimAnsweredCalls(sourceFile, shimMembers);
+  edits.push(...shimAnswered.edits);
+  notes.push(...shimAnswered.notes);
   const { undriven } = contextless;
   if (notes.length === 0 && undriven.length === 0) return { notes: [], undriven: [] };
   if (answering) {
@@ -146,6 +162,10 @@ function reshapeContextMocks(
     const end = sourceFile.getEnd();
     edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${spyAnswerHelperText(typescript)}` });
   }
+  if (shimAnswered.edits.length > 0) {
+    const end = sourceFile.getEnd();
+    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${shimClientHelperText(typescript)}` });
+  }
   let output: string;
   try {
     output = applyEdits(sourceFile.getFullText(), edits);
@@ -154,6 +174,7 @@ function reshapeContextMocks(
     return { notes: [], undriven };
   }
   sourceFile.replaceWithText(output);
+  ensureNamedImportsOf(sourceFile, contextless.imports, flavourOf(sourceFile));
   return { notes, undriven };
 }
 

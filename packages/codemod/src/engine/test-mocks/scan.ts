@@ -60,6 +60,8 @@ export interface ScanOptions {
 
 const SPY_ANSWER_NOTE =
   'the spy answers the inputRequests of the migrated handler the test calls: the call goes through the helper added at the end of this file, which calls the spy with each request\'s params and retries with the answers';
+const SHIM_ANSWER_NOTE =
+  'the mock answers the inputRequests of the migrated handler through the SDK\'s legacy shim: the test\'s calls of the server\'s request handler go through the helper added at the end of this file, which first initializes the server as a 2025-era client declaring the mock\'s capability';
 
 /** Whether a mock of `name` fakes a request the migration changed. */
 function mocksMigratedRequest(name: string, migrated: ReadonlySet<LegacyMethod> | undefined): boolean {
@@ -117,10 +119,10 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
 
 /** The client-answer rewrites of the matches, but for the spies answering a driven handler call (rewritten by that call's route). */
 function planRewrites(sourceFile: ts.SourceFile, matches: MockMatch[], answering: ReadonlySet<number> = new Set()): { plans: ClientAnswerPlan[]; edits: TextEdit[] } {
-  const answers = (match: MockMatch) => match.shape === 'spy' && answering.has(match.node.getStart(sourceFile));
+  const answers = (match: MockMatch) => (match.shape === 'spy' || match.shape === 'assigned') && answering.has(match.node.getStart(sourceFile));
   const planned = planClientAnswers(sourceFile, matches.filter((m) => !answers(m)));
   let next = 0;
-  const plans = matches.map((match): ClientAnswerPlan => (answers(match) ? { rewritten: true, method: mockedMethod(match.name) as LegacyMethod, note: SPY_ANSWER_NOTE } : planned.plans[next++]!));
+  const plans = matches.map((match): ClientAnswerPlan => (answers(match) ? { rewritten: true, method: mockedMethod(match.name) as LegacyMethod, note: match.shape === 'spy' ? SPY_ANSWER_NOTE : SHIM_ANSWER_NOTE } : planned.plans[next++]!));
   return { plans, edits: planned.edits };
 }
 

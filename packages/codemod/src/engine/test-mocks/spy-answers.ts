@@ -21,6 +21,8 @@
  */
 import { SERVER_METHOD_TO_LEGACY } from '@mcp-mrtr/surface';
 import { Node, SyntaxKind, type CallExpression } from 'ts-morph';
+import { referencesOf, unwrapExpression } from '../find/resolve.js';
+import type { ImportRequest } from '../rewrite/imports.js';
 import { CODEC_EXPORT } from '../rewrite/state-module.js';
 import type { TextEdit } from '../text-edits.js';
 
@@ -48,7 +50,7 @@ export interface SpyAnswer {
  * Undefined when there are none, or when one of the spies on that server's request methods cannot.
  */
 export function spyAnswerFor(call: CallExpression, server: Node | undefined): SpyAnswer | undefined {
-  const serverName = server && unwrap(server);
+  const serverName = server && unwrapExpression(server);
   if (!serverName || !Node.isIdentifier(serverName)) return undefined;
   const serverSymbol = serverName.getSymbol();
   const fn = call.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
@@ -58,7 +60,7 @@ export function spyAnswerFor(call: CallExpression, server: Node | undefined): Sp
     const [target, member] = spy.getArguments();
     return isSpyCall(spy) && !!member && Node.isStringLiteral(member) && member.getLiteralText() in SERVER_METHOD_TO_LEGACY && !!target && spiedServer(target) === serverSymbol;
   });
-  const receivers = new Set(spies.map((spy) => unwrap(spy.getArguments()[0]!).getText()));
+  const receivers = new Set(spies.map((spy) => unwrapExpression(spy.getArguments()[0]!).getText()));
   if (spies.length === 0 || receivers.size !== 1 || !spies.every(answersFixed)) return undefined;
   return { spies, receiver: [...receivers][0]! };
 }
@@ -70,8 +72,8 @@ function isSpyCall(call: CallExpression): boolean {
 
 /** The symbol of `<server>` for a spy target `<server>.server` or `<server>`. */
 function spiedServer(target: Node): ReturnType<Node['getSymbol']> {
-  const object = unwrap(target);
-  const base = Node.isPropertyAccessExpression(object) && object.getName() === 'server' ? unwrap(object.getExpression()) : object;
+  const object = unwrapExpression(target);
+  const base = Node.isPropertyAccessExpression(object) && object.getName() === 'server' ? unwrapExpression(object.getExpression()) : object;
   return Node.isIdentifier(base) ? base.getSymbol() : undefined;
 }
 
@@ -90,13 +92,9 @@ function answersFixed(spy: CallExpression): boolean {
   const holder = outer.getParent();
   if (!holder || Node.isExpressionStatement(holder)) return true;
   if (!Node.isVariableDeclaration(holder) || !Node.isIdentifier(holder.getNameNode())) return false;
-  let uses: Node[];
-  try {
-    uses = holder.getNameNode().asKindOrThrow(SyntaxKind.Identifier).findReferencesAsNodes();
-  } catch {
-    return false;
-  }
-  return uses.every((use) => {
+  // uses that cannot be listed: the spy is not known to be only read
+  const uses = referencesOf(holder.getNameNode().asKindOrThrow(SyntaxKind.Identifier));
+  return !!uses && uses.every((use) => {
     const parent = use.getParent();
     if (parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === use) return READS.has(parent.getName()) || FIXED_ANSWERS.has(parent.getName());
     // handed to expect(...): an assertion
@@ -104,12 +102,19 @@ function answersFixed(spy: CallExpression): boolean {
   });
 }
 
+/** The edits routing a call through the spies' helper, and the state codec's import they need when the file has none. */
+export interface SpyAnswerRoute {
+  edits: TextEdit[];
+  /** Requested through rewrite/imports.ts `ensureNamedImportsOf` once the edits are applied (it writes a module's requests once). */
+  codecImport?: ImportRequest;
+}
+
 /**
  * `handler(args)` → `callAnsweringFromServerMocks(handler, args, <receiver>, requestStateCodec.verify)`,
  * with the state codec's import (`codecSpecifier`) when the file has none; without the opener when
  * the handler's file imports no codec (its rounds carry no state). Undefined when the file cannot take them.
  */
-export function spyAnswerEdits(call: CallExpression, answer: SpyAnswer, codecSpecifier: string | undefined): TextEdit[] | undefined {
+export function spyAnswerEdits(call: CallExpression, answer: SpyAnswer, codecSpecifier: string | undefined): SpyAnswerRoute | undefined {
   const sourceFile = call.getSourceFile();
   const text = sourceFile.getFullText();
   if (new RegExp(`\\b${SPY_ANSWER_HELPER}\\b`).test(text)) return undefined;
@@ -121,29 +126,15 @@ export function spyAnswerEdits(call: CallExpression, answer: SpyAnswer, codecSpe
     { start: callee.getStart(), end: openParen.getEnd(), text: `${SPY_ANSWER_HELPER}(${callee.getText()}, ` },
     { start: arg.getEnd(), end: arg.getEnd(), text: `, ${answer.receiver}${opener}` },
   ];
-  if (codecSpecifier === undefined) return route('');
+  if (codecSpecifier === undefined) return { edits: route('') };
   const imports = sourceFile.getImportDeclarations();
   const importsCodec = imports.some((d) => d.getNamedImports().some((n) => n.getName() === CODEC_EXPORT && n.getAliasNode() === undefined));
   // the name taken by something else, or a file without imports to put one after (CommonJS)
   if ((!importsCodec && new RegExp(`\\b${CODEC_EXPORT}\\b`).test(text)) || imports.length === 0) return undefined;
-  const quote = imports[0]!.getModuleSpecifier().getText().startsWith('"') ? '"' : "'";
-  const last = imports[imports.length - 1]!;
-  return [
-    ...(importsCodec ? [] : [{ start: last.getEnd(), end: last.getEnd(), text: `\nimport { ${CODEC_EXPORT} } from ${quote}${codecSpecifier}${quote};` }]),
-    ...route(`, ${CODEC_EXPORT}.verify`),
-  ];
-}
-
-/** The import edits of several calls' edits, once: every call of a file adds the same one. */
-export function dedupeImports(edits: TextEdit[]): TextEdit[] {
-  const seen = new Set<string>();
-  return edits.filter((e) => {
-    if (!e.text.startsWith('\nimport ')) return true;
-    const key = `${e.start}:${e.text}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return {
+    edits: route(`, ${CODEC_EXPORT}.verify`),
+    ...(importsCodec ? {} : { codecImport: { specifier: codecSpecifier, values: [CODEC_EXPORT], types: [] } }),
+  };
 }
 
 /** The helper's text (TypeScript annotations in a TypeScript file), to append to the file. */
@@ -172,10 +163,4 @@ async function ${SPY_ANSWER_HELPER}(handler${t(': Function')}, args${t(': unknow
   return result;
 }
 `;
-}
-
-function unwrap(node: Node): Node {
-  let n = node;
-  while (Node.isAsExpression(n) || Node.isParenthesizedExpression(n) || Node.isNonNullExpression(n) || Node.isSatisfiesExpression(n)) n = n.getExpression();
-  return n;
 }
