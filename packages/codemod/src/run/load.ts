@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Project, ts, type FileSystemHost } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
+import { automaticTypes } from '../engine/automatic-types.js';
 import { LibraryFiles } from '../engine/library-files.js';
 import { identityLineMap } from '../engine/line-map.js';
 import { resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from '../engine/own-packages.js';
@@ -189,6 +190,8 @@ export function createProject(
         },
       }),
     });
+    const types = automaticTypes(project.getCompilerOptions(), projectDirectory);
+    if (types) project.compilerOptions.set({ types });
     libraryFiles.share(project);
     return project;
   }
