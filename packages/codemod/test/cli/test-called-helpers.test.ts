@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/helper-tests');
 
@@ -51,15 +51,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-helper-tests-');
 
 describe('a request helper that tools and unit tests both call', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 5, []);
   });
 
   it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stderr).toBe(1); // the helper on the module-level server stays flagged
-    const report = readReport<{ files: { path: string; sites: Site[] }[] }>(project.dir);
+    const { report } = migrateProject<{ files: { path: string; sites: Site[] }[] }>(project.dir, 1); // the helper on the module-level server stays flagged
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [colour] = sitesOf('src/colour.ts');
@@ -94,9 +90,7 @@ describe('a request helper that tools and unit tests both call', () => {
   });
 
   it("the project's tests pass against the migrated helpers, as many as before", () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 5, []);
   });
 
   it('the rewritten test files typecheck (tsc --strict) against the migrated server', () => {

@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/context-fakes');
 
@@ -18,15 +18,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-context-fakes-');
 
 describe('fake v1 handler contexts in unit tests, migrated with the server', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(4);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 4, []);
   });
 
   it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stderr).toBe(0);
-    const report = readReport<{ files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[] }>(project.dir);
+    const { report } = migrateProject<{ files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[] }>(project.dir, 0);
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['elicitation/create migrated']);
     const testFile = report.files.find((f) => f.path.endsWith('test/run-job.test.ts'))!;
@@ -54,9 +50,7 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
       fs.readFileSync(path.join(PROJECT, 'test/plain.test.ts'), 'utf8').replace("{ _meta: {}, requestId: 'r4', sendNotification: vi.fn() }", "{ mcpReq: { _meta: {}, id: 'r4', notify: vi.fn() } }"),
     );
 
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(4);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 4, []);
   });
 
   it('the reshaped fakes are what makes them pass: the v1 fakes fail on the upgraded handler', () => {

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/project');
 
@@ -38,15 +38,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-tested-');
 
 describe('unit tests that mock legacy requests, migrated with the server', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(7);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 7, []);
   });
 
   it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stderr).toBe(1); // one flagged site left
-    const report = readReport<{ files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[] }>(project.dir);
+    const { report } = migrateProject<{ files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[] }>(project.dir, 1); // one flagged site left
     const mocks = report.files.flatMap((f) => f.sites.filter((s) => s.method === 'test-mock').map((s) => ({ file: path.basename(f.path), line: s.line, status: s.status })));
     expect(mocks).toEqual([
       { file: 'handler.test.ts', line: 6, status: 'flagged' },
@@ -66,9 +62,7 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     expect(markerLines).toHaveLength(1);
     expect(handlerTest.split('\n').filter((l) => !l.includes(TODO_MARKER)).join('\n')).toBe(fs.readFileSync(path.join(PROJECT, 'test/handler.test.ts'), 'utf8'));
 
-    const outcomes = runProjectTests(project.dir, ['test/tools.test.ts']);
-    expect(outcomes).toHaveLength(6);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, ['test/tools.test.ts'], 6, []);
     // The flagged test is what the report says: it no longer works against the migrated handler.
     const direct = runProjectTests(project.dir, ['test/handler.test.ts']);
     expect(failingTests(direct)).toEqual(['thanks for the rating']);

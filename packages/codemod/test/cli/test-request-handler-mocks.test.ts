@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/request-handler-mocks');
 const TEST_FILE = 'test/server.test.ts';
@@ -28,15 +28,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-request-handler-mocks-');
 
 describe('unit tests assigning mocks on the server whose own request handler they call', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(4);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 4, []);
   });
 
   it('migrate routes the calls through the initializing helper, and only the rejection test fails against the migrated server', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stderr).toBe(1); // the rejecting mock is flagged
-    const report = readReport<Report>(project.dir);
+    const { report } = migrateProject<Report>(project.dir, 1); // the rejecting mock is flagged
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'roots/list migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;
@@ -50,9 +46,7 @@ describe('unit tests assigning mocks on the server whose own request handler the
     // the tool that asks nothing keeps its call
     expect(migrated).toContain("await callTool(server)({ method: 'tools/call', params: { name: 'count_words'");
 
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(4);
-    expect(failingTests(outcomes)).toEqual(['fails when the model fails']);
+    expectTestOutcomes(project.dir, [], 4, ['fails when the model fails']);
   });
 
   it('the tests still test the migrated handler: a bug in it fails them; without the helper the shim refuses', () => {

@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/spied-requests');
 const TEST_FILE = 'src/tools.test.ts';
@@ -27,15 +27,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-spied-requests-');
 
 describe('unit tests spying on the request methods of the server a handler was taken from', () => {
   it('the tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 5, []);
   });
 
   it('migrate drives the calls with the spies, and only the test of a rejection fails against the migrated handlers', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stderr).toBe(1); // the rejecting spy is flagged
-    const report = readReport<Report>(project.dir);
+    const { report } = migrateProject<Report>(project.dir, 1); // the rejecting spy is flagged
     const tools = report.files.find((f) => f.path.endsWith('src/tools.ts'))!;
     expect(tools.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'elicitation/create migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;
@@ -51,9 +47,7 @@ describe('unit tests spying on the request methods of the server a handler was t
     // the handler carries state between its rounds: the test reads it back through the codec
     expect(fs.readFileSync(path.join(project.dir, 'src/tools.ts'), 'utf8')).toContain('requestStateCodec.mint(');
 
-    const outcomes = runProjectTests(project.dir, []);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual(['fails when the model fails']);
+    expectTestOutcomes(project.dir, [], 5, ['fails when the model fails']);
   });
 
   it('the driven tests still test the migrated handler: a bug in it fails them', () => {

@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
-import { repoRoot, runCli } from './helpers.js';
-import { failingTests, projectForFile, readReport, runProjectTests, withBug } from './vitest-run.js';
+import { repoRoot } from './helpers.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, withBug } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/tests-outside');
 const KEY = 'MCP_REQUEST_STATE_KEY';
@@ -42,15 +42,11 @@ const project = projectForFile(PROJECT, 'mcp-mrtr-tests-outside-');
 
 describe('tests outside the tsconfig, with a vitest config', () => {
   it('the legacy tests pass on the v1 server before the migration', () => {
-    const outcomes = runProjectTests(project.dir, [], NO_KEY);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 5, [], NO_KEY);
   });
 
   it('migrate src drives the test calls of the helper and adds the key setup to the vitest config', () => {
-    const run = runCli(['migrate', 'src', '--json', 'report.json'], project.dir);
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    const report = readReport<{ files: { path: string; status: string; sites: Site[] }[] }>(project.dir);
+    const { run, report } = migrateProject<{ files: { path: string; status: string; sites: Site[] }[] }>(project.dir, 0, 'src');
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
     const [summary] = sitesOf('src/summary.ts');
     expect(summary).toMatchObject({ line: 5, method: 'sampling/createMessage', status: 'migrated' });
@@ -73,9 +69,7 @@ describe('tests outside the tsconfig, with a vitest config', () => {
   });
 
   it("the project's tests pass after the migration with no key in their environment, as many as before", () => {
-    const outcomes = runProjectTests(project.dir, [], NO_KEY);
-    expect(outcomes).toHaveLength(5);
-    expect(failingTests(outcomes)).toEqual([]);
+    expectTestOutcomes(project.dir, [], 5, [], NO_KEY);
   });
 
   it('the test creating the server fails without the setup file (the key is what it needed)', () => {

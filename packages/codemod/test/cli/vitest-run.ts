@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { CHILD_PROCESS_TIMEOUT_MS, NESTED_TEST_TIMEOUT_MS } from '../child-timeouts.js';
-import { assertBuilt, repoRoot } from './helpers.js';
+import { assertBuilt, repoRoot, runCli, type CliRun } from './helpers.js';
 
 const VITEST = path.join(repoRoot, 'node_modules/vitest/vitest.mjs');
 const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -89,6 +89,24 @@ export function runProjectTests(root: string, files: string[], set: Record<strin
 }
 
 export const failingTests = (outcomes: TestOutcome[]): string[] => outcomes.filter((o) => o.status !== 'passed').map((o) => o.title).sort();
+
+/**
+ * Runs the project's tests (`files`, all when empty; `set` as for runProjectTests) and expects
+ * `count` outcomes of which exactly `failing` (sorted titles) did not pass.
+ */
+export function expectTestOutcomes(root: string, files: string[], count: number, failing: string[], set?: Record<string, string | undefined>): TestOutcome[] {
+  const outcomes = runProjectTests(root, files, set);
+  expect(outcomes).toHaveLength(count);
+  expect(failingTests(outcomes)).toEqual(failing);
+  return outcomes;
+}
+
+/** Runs the built CLI's `migrate <target> --json report.json` in the project, expects its exit status, and reads the report. */
+export function migrateProject<R>(root: string, status: number, target = '.'): { run: CliRun; report: R } {
+  const run = runCli(['migrate', target, '--json', 'report.json'], root);
+  expect(run.status, run.stdout + run.stderr).toBe(status);
+  return { run, report: readReport<R>(root) };
+}
 
 /** Applies one deliberate bug to a migrated file, runs `run`, and restores the file afterwards. */
 export function withBug(file: string, pattern: RegExp, replacement: string, run: () => void): void {
