@@ -13,6 +13,7 @@ import Ajv from 'ajv';
 import { ESLint, Linter } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RULE_SEVERITY } from '../src/configs/severity.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from './child-timeouts.js';
 import plugin from '../src/index.js';
 
 const PKG = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -131,7 +132,7 @@ describe('built package', () => {
     // turbo runs `build` before `test`; when run alone with a stale or missing dist, build first
     const newestSource = Math.max(...listFiles(join(PKG, 'src')).map((f) => statSync(f).mtimeMs));
     const stale = [cjs, esm].some((f) => !existsSync(f) || statSync(f).mtimeMs < newestSource);
-    if (stale) execFileSync('npx', ['turbo', 'run', 'build', '--filter=@mcp-mrtr/eslint-plugin', '--output-logs=errors-only'], { cwd: PKG, stdio: 'pipe', timeout: 180_000 });
+    if (stale) execFileSync('npx', ['turbo', 'run', 'build', '--filter=@mcp-mrtr/eslint-plugin', '--output-logs=errors-only'], { cwd: PKG, stdio: 'pipe', timeout: CHILD_PROCESS_TIMEOUT_MS });
   });
 
   it('package.json exports point at the built files for import and require', () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeBlocks } from '../../../fixtures/support/readme-blocks.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from './child-timeouts.js';
 
 const PKG = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const REPO = path.resolve(PKG, '../..');
@@ -53,7 +54,7 @@ function link(name: string, target: string): void {
 beforeAll(() => {
   // turbo builds before tests; a lone run builds the plugin if dist is missing
   if (!fs.existsSync(path.join(PKG, 'dist/index.js'))) {
-    execFileSync('npx', ['turbo', 'run', 'build', '--filter=@mcp-mrtr/eslint-plugin', '--output-logs=errors-only'], { cwd: PKG, stdio: 'pipe', timeout: 180_000 });
+    execFileSync('npx', ['turbo', 'run', 'build', '--filter=@mcp-mrtr/eslint-plugin', '--output-logs=errors-only'], { cwd: PKG, stdio: 'pipe', timeout: CHILD_PROCESS_TIMEOUT_MS });
   }
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-presets-'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2));
@@ -101,7 +102,7 @@ describe("the README's Lint example, verbatim as eslint.config.js in a TypeScrip
 
   it('ESLint CLI on one .ts file: exit 1 with the findings, not "File ignored"', () => {
     fs.writeFileSync(path.join(dir, 'eslint.config.js'), config!);
-    const run = spawnSync(process.execPath, [ESLINT_BIN, 'src/server.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: 120_000 });
+    const run = spawnSync(process.execPath, [ESLINT_BIN, 'src/server.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: CHILD_PROCESS_TIMEOUT_MS });
     expect(run.stdout).not.toMatch(/ignored/i);
     expect(run.stdout).toContain('@mcp-mrtr/no-server-initiated-requests');
     expect(run.stdout.match(/no-server-initiated-requests/g)).toHaveLength(LEGACY_LINES.length);
@@ -125,7 +126,7 @@ export const one: Linter.Config = mcpMrtr.configs.recommended;
 export default defined;
 `,
     );
-    const run = spawnSync(process.execPath, [TSC_BIN, '--noEmit', '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [TSC_BIN, '--noEmit', '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
     // src/ is legacy code against an SDK this project does not install: only the config file counts
     const configErrors = run.stdout.split('\n').filter((line) => line.startsWith('eslint.config.ts'));
     expect(configErrors).toEqual([]);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ts } from 'ts-morph';
 import { afterAll, describe, expect, it } from 'vitest';
 import config from '../../vitest.config.js';
+import { CHILD_PROCESS_TIMEOUT_MS as PLUGIN_CHILD_PROCESS_TIMEOUT_MS } from '../../../eslint-plugin/test/child-timeouts.js';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 import { cleanupProjects, makeProject, packageRoot, repoRoot } from '../cli/helpers.js';
 import { runProjectTests } from '../cli/vitest-run.js';
@@ -73,10 +74,10 @@ export function lowTimeouts(file: string, text: string, kind: 'child' | 'test', 
   return found;
 }
 
-/** `lowTimeouts` over every test source of the package, each prefixed with its file. */
-function lowTimeoutsInTests(kind: 'child' | 'test', floor: number): string[] {
-  return testSources(path.join(packageRoot, 'test')).flatMap((file) =>
-    lowTimeouts(file, fs.readFileSync(file, 'utf8'), kind, floor).map((found) => `${path.relative(packageRoot, file)}:${found}`),
+/** `lowTimeouts` over every test source of the package (`root`, this one unless given), each prefixed with its file. */
+function lowTimeoutsInTests(kind: 'child' | 'test', floor: number, root = packageRoot): string[] {
+  return testSources(path.join(root, 'test')).flatMap((file) =>
+    lowTimeouts(file, fs.readFileSync(file, 'utf8'), kind, floor).map((found) => `${path.relative(root, file)}:${found}`),
   );
 }
 
@@ -113,6 +114,16 @@ describe("test files keep the config's timeouts", () => {
 
   it('no child process a test starts is killed sooner than test/child-timeouts.ts says', () => {
     expect(lowTimeoutsInTests('child', CHILD_PROCESS_TIMEOUT_MS)).toEqual([]);
+  });
+
+  it("the plugin's tests give the child processes they start as long (packages/eslint-plugin/test/child-timeouts.ts)", () => {
+    expect(PLUGIN_CHILD_PROCESS_TIMEOUT_MS).toBe(CHILD_PROCESS_TIMEOUT_MS);
+    const plugin = path.join(repoRoot, 'packages/eslint-plugin');
+    expect(lowTimeoutsInTests('child', CHILD_PROCESS_TIMEOUT_MS, plugin)).toEqual([]);
+    // the plugin's tests do start child processes: the scan above has something to look at
+    const starters = testSources(path.join(plugin, 'test')).filter((file) => /\b(spawnSync|execFileSync)\(/.test(fs.readFileSync(file, 'utf8')));
+    expect(starters.map((file) => path.basename(file)).sort()).toEqual(['plugin.test.ts', 'presets.test.ts']);
+    for (const file of starters) expect(fs.readFileSync(file, 'utf8'), file).toContain('timeout: CHILD_PROCESS_TIMEOUT_MS');
   });
 
   it("no test or suite ends sooner than the config's test timeout", () => {
