@@ -16,7 +16,11 @@ export function textWithEdits(node: Node, edits: TextEdit[]): string {
   return applyEdits(node.getFullText().slice(node.getLeadingTriviaWidth()), edits, node.getStart());
 }
 
-/** Applies non-overlapping edits to `text`, whose first character sits at `offset` in the file. */
+/**
+ * Applies non-overlapping edits to `text`, whose first character sits at `offset` in the file;
+ * overlapping edits throw. Edits starting at one position go in in list order, each before the
+ * ones already there: of two insertions at one position, the later one ends up first.
+ */
 export function applyEdits(text: string, edits: TextEdit[], offset = 0): string {
   const sorted = [...edits].sort((a, b) => b.start - a.start);
   let out = text;

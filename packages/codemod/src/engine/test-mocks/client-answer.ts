@@ -33,13 +33,8 @@ import {
   type LegacyMethod,
 } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
+import type { TextEdit } from '../text-edits.js';
 import { directCallee, type MockMatch } from './find.js';
-
-export interface TextEdit {
-  pos: number;
-  end: number;
-  text: string;
-}
 
 const LEGACY_METHODS_ORDER: readonly LegacyMethod[] = LEGACY_METHODS;
 
@@ -281,7 +276,7 @@ function candidate(match: MockMatch, sourceFile: ts.SourceFile, classNames: Set<
   const source = testClient(fn, spy, sourceFile, classNames);
   if (typeof source === 'string') return source;
 
-  const spyCall = { pos: spy.getStart(sourceFile), end: spy.getEnd(), text: `${namespace}.fn()` };
+  const spyCall = { start: spy.getStart(sourceFile), end: spy.getEnd(), text: `${namespace}.fn()` };
   const holder = outer.parent;
   let statement: ts.Statement;
   let answerName: string | undefined;
@@ -308,7 +303,7 @@ function candidate(match: MockMatch, sourceFile: ts.SourceFile, classNames: Set<
   if (answerName) return { match, method, fn, source, answerName, edits: [spyCall] };
   const name = uniqueName(`${match.name}Answer`, sourceFile.text, taken);
   const start = statement.getStart(sourceFile);
-  return { match, method, fn, source, answerName: name, edits: [{ pos: start, end: start, text: `const ${name} = ` }, spyCall] };
+  return { match, method, fn, source, answerName: name, edits: [{ start: start, end: start, text: `const ${name} = ` }, spyCall] };
 }
 
 function contains(ancestor: ts.Node, node: ts.Node): boolean {
@@ -327,15 +322,15 @@ function capabilityEdits(client: ClientDecl, methods: LegacyMethod[], entryFor: 
   const entries = (ms: LegacyMethod[]) => ms.map(entryFor).join(', ');
   if (args.length === 1) {
     const end = args[0]!.getEnd();
-    return [{ pos: end, end, text: `, { capabilities: { ${entries(methods)} } }` }];
+    return [{ start: end, end, text: `, { capabilities: { ${entries(methods)} } }` }];
   }
   const options = args[1];
   if (args.length !== 2 || !options || !ts.isObjectLiteralExpression(options)) return `the ${CLIENT_CLASS} options are not an object literal`;
   const capabilities = options.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'capabilities');
   if (!capabilities) {
-    if (options.properties.length === 0) return [{ pos: options.getStart(sourceFile), end: options.getEnd(), text: `{ capabilities: { ${entries(methods)} } }` }];
+    if (options.properties.length === 0) return [{ start: options.getStart(sourceFile), end: options.getEnd(), text: `{ capabilities: { ${entries(methods)} } }` }];
     const first = options.properties[0]!.getStart(sourceFile);
-    return [{ pos: first, end: first, text: `capabilities: { ${entries(methods)} }, ` }];
+    return [{ start: first, end: first, text: `capabilities: { ${entries(methods)} }, ` }];
   }
   if (!ts.isPropertyAssignment(capabilities) || !ts.isObjectLiteralExpression(capabilities.initializer)) {
     return `the ${CLIENT_CLASS}'s capabilities are not an object literal`;
@@ -344,9 +339,9 @@ function capabilityEdits(client: ClientDecl, methods: LegacyMethod[], entryFor: 
   const present = new Set(declared.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : '')));
   const missing = methods.filter((m) => !present.has(LEGACY_REQUESTS[m].capability));
   if (missing.length === 0) return [];
-  if (declared.properties.length === 0) return [{ pos: declared.getStart(sourceFile), end: declared.getEnd(), text: `{ ${entries(missing)} }` }];
+  if (declared.properties.length === 0) return [{ start: declared.getStart(sourceFile), end: declared.getEnd(), text: `{ ${entries(missing)} }` }];
   const first = declared.properties[0]!.getStart(sourceFile);
-  return [{ pos: first, end: first, text: `${entries(missing)}, ` }];
+  return [{ start: first, end: first, text: `${entries(missing)}, ` }];
 }
 
 /** Does `fn` already register a handler on the client that could answer `method`? */
@@ -384,7 +379,7 @@ function inlineEdits(client: ClientDecl, accepted: Entry[], sourceFile: ts.Sourc
     .map(({ c }) => `\n${indent}${client.name}.${CLIENT_REQUEST_HANDLER_REGISTRATION}('${c.method}', (request) => ${c.answerName}(request.params));`)
     .join('');
   const end = client.statement.getEnd();
-  return [...caps, { pos: end, end, text: registrations }];
+  return [...caps, { start: end, end, text: registrations }];
 }
 
 interface HelperRewrite {
@@ -413,8 +408,8 @@ function helperEdits(helper: FunctionNode, client: ClientDecl, methods: LegacyMe
   const first = helper.parameters[0];
   const bare = ts.isArrowFunction(helper) && first !== undefined && !sourceFile.text.slice(helper.getStart(sourceFile), first.getStart(sourceFile)).includes('(');
   const paramEdits: TextEdit[] = bare
-    ? [{ pos: first.getStart(sourceFile), end: first.getStart(sourceFile), text: '(' }, { pos: close, end: close, text: `${paramText})` }]
-    : [{ pos: close, end: close, text: paramText }];
+    ? [{ start: first.getStart(sourceFile), end: first.getStart(sourceFile), text: '(' }, { start: close, end: close, text: `${paramText})` }]
+    : [{ start: close, end: close, text: paramText }];
   const indent = lineIndent(sourceFile, client.statement);
   const registrations = methods
     .map((m) => {
@@ -426,7 +421,7 @@ function helperEdits(helper: FunctionNode, client: ClientDecl, methods: LegacyMe
     })
     .join('');
   const end = client.statement.getEnd();
-  return { param, edits: [...paramEdits, ...caps, { pos: end, end, text: registrations }] };
+  return { param, edits: [...paramEdits, ...caps, { start: end, end, text: registrations }] };
 }
 
 /** The `InputAnswers` type a TypeScript helper's new parameter is declared with, and its imports. */
@@ -447,12 +442,12 @@ function answersTypeEdits(sourceFile: ts.SourceFile, methods: LegacyMethod[]): {
   const edits: TextEdit[] = [];
   if (added.length > 0) {
     const at = last ? last.getEnd() : bindings.getStart(sourceFile) + 1;
-    edits.push({ pos: at, end: at, text: `${last ? ', ' : ' '}${added.join(', ')}` });
+    edits.push({ start: at, end: at, text: `${last ? ', ' : ' '}${added.join(', ')}` });
   }
   const after = imports[imports.length - 1]!.getEnd();
   const union = methods.map((m) => `'${m}'`).join(' | ');
   edits.push({
-    pos: after,
+    start: after,
     end: after,
     text:
       `\n\n/** Answers the test client gives to the server's input requests, by method (written by mcp-mrtr). */` +
@@ -527,7 +522,7 @@ export function planClientAnswers(sourceFile: ts.SourceFile, matches: MockMatch[
       const call = (accepted[0]!.c.source as Extract<ClientSource, { kind: 'helper' }>).call;
       const at = call.arguments.hasTrailingComma ? call.arguments.end - 1 : call.arguments.end;
       const answers = accepted.map(({ c }) => `'${c.method}': ${c.answerName}`).join(', ');
-      edits.push({ pos: at, end: at, text: `${call.arguments.length > 0 ? ', ' : ''}{ ${answers} }` }, ...accepted.flatMap(({ c }) => c.edits));
+      edits.push({ start: at, end: at, text: `${call.arguments.length > 0 ? ', ' : ''}{ ${answers} }` }, ...accepted.flatMap(({ c }) => c.edits));
       for (const { index, c } of accepted) plans[index] = { rewritten: true, method: c.method, note: migratedNote(c) };
     }
   }

@@ -9,7 +9,8 @@ import { ts } from 'ts-morph';
 import { markerComment } from '../markers.js';
 import type { SiteResult } from '../../types.js';
 import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } from './find.js';
-import { planClientAnswers, type ClientAnswerPlan, type TextEdit } from './client-answer.js';
+import { applyEdits, type TextEdit } from '../text-edits.js';
+import { planClientAnswers, type ClientAnswerPlan } from './client-answer.js';
 import { withoutDrivenFakes } from './driven-fakes.js';
 
 export const TEST_MOCK_ADVICE =
@@ -94,7 +95,7 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
   if (matches.length === 0) return { sites: [], output: text };
   const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planRewrites(sourceFile, matches, options.answering);
   const sites: SiteResult[] = [];
-  // Inserts before rewrites at the same position: a marker belongs directly above its statement.
+  // Markers: insertions at the start of the line of a flagged mock's statement, one per line.
   const markers: TextEdit[] = [];
   const markedLines = new Set<number>();
   matches.forEach((match, i) => {
@@ -112,9 +113,9 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
     if (previousLine.includes(TODO_MARKER) || markedLines.has(lineStart)) return;
     markedLines.add(lineStart);
     const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-    markers.push({ pos: lineStart, end: lineStart, text: `${indent}${markerComment(reason, shortAdvice(match.name))}\n` });
+    markers.push({ start: lineStart, end: lineStart, text: `${indent}${markerComment(reason, shortAdvice(match.name))}\n` });
   });
-  return { sites, output: applyEdits(text, edits, markers) };
+  return { sites, output: withRewritesAndMarkers(text, edits, markers) };
 }
 
 /** The client-answer rewrites of the matches, but for the spies answering a driven handler call (rewritten by that call's route). */
@@ -126,14 +127,14 @@ function planRewrites(sourceFile: ts.SourceFile, matches: MockMatch[], answering
   return { plans, edits: planned.edits };
 }
 
-/** Applies non-overlapping edits; at equal positions the rewrite's text comes before the marker. */
-function applyEdits(text: string, edits: TextEdit[], markers: TextEdit[]): string {
-  const all = [...edits.map((e, i) => ({ ...e, rank: 0, i })), ...markers.map((e, i) => ({ ...e, rank: 1, i }))];
-  // Back to front; at one position the later-ranked insert goes in first so it ends up after.
-  all.sort((a, b) => b.pos - a.pos || b.rank - a.rank || b.i - a.i);
-  let output = text;
-  for (const e of all) output = output.slice(0, e.pos) + e.text + output.slice(e.end);
-  return output;
+/**
+ * The rewrites and the markers (insertions) applied in one pass of the edit toolkit, which refuses
+ * overlapping edits. At one position the toolkit puts a later edit of the list before an earlier
+ * one, so both lists go in back to front, markers first: at one position the rewrites' texts come
+ * first, in their order, then the markers, in theirs.
+ */
+function withRewritesAndMarkers(text: string, edits: TextEdit[], markers: TextEdit[]): string {
+  return applyEdits(text, [...markers].reverse().concat([...edits].reverse()));
 }
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
