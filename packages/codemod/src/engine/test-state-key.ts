@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { ts } from 'ts-morph';
+import { unwrapTsExpression } from './find/resolve.js';
 import { TEST_SETUP_BASENAME } from './generated-names.js';
 
 /** Config file names vitest reads, in its own order of precedence (vitest.config before vite.config). */
@@ -154,10 +155,10 @@ function exportedConfigObject(sf: ts.SourceFile, throughConst = false): ts.Objec
     if (ts.isExportAssignment(statement)) value = statement.expression;
     else if (ts.isExpressionStatement(statement) && ts.isBinaryExpression(statement.expression) && statement.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken && statement.expression.left.getText(sf) === 'module.exports') value = statement.expression.right;
     if (!value) continue;
-    value = unwrap(value);
+    value = unwrapTsExpression(value);
     if (throughConst && ts.isIdentifier(value)) value = constObject(sf, value.text) ?? value;
     // defineConfig({ ... }) / defineProject({ ... }): the one object argument
-    if (ts.isCallExpression(value) && ts.isIdentifier(value.expression) && /^define(Config|Project)$/.test(value.expression.text) && value.arguments.length === 1) value = unwrap(value.arguments[0]!);
+    if (ts.isCallExpression(value) && ts.isIdentifier(value.expression) && /^define(Config|Project)$/.test(value.expression.text) && value.arguments.length === 1) value = unwrapTsExpression(value.arguments[0]!);
     return ts.isObjectLiteralExpression(value) ? value : undefined;
   }
   return undefined;
@@ -171,14 +172,9 @@ function constObject(sf: ts.SourceFile, name: string): ts.Expression | undefined
     if (!declaration?.initializer) continue;
     // `config.setupFiles = [...]` or `Object.assign(config, ...)` later: the object written out is not the whole config
     if (new RegExp(`\\b${name}\\s*(\\.|\\[)[^;\\n]*=[^=>]|Object\\.assign\\(\\s*${name}\\b`).test(sf.text.slice(statement.getEnd()))) return undefined;
-    return unwrap(declaration.initializer);
+    return unwrapTsExpression(declaration.initializer);
   }
   return undefined;
-}
-
-function unwrap(e: ts.Expression): ts.Expression {
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
-  return e;
 }
 
 function propertyNamed(object: ts.ObjectLiteralExpression, name: string): ts.ObjectLiteralElementLike | undefined {

@@ -3,7 +3,7 @@
  * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
  * test on types.
  */
-import { Node, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, ts, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionLike = Node & { getBody?: () => Node | undefined };
@@ -102,7 +102,7 @@ export function isInNodeModules(node: Node): boolean {
   return node.getSourceFile().getFilePath().includes('/node_modules/');
 }
 
-/** Strips parentheses, `as`, `!`, `satisfies` and type assertions (`<T>x`). */
+/** Strips parentheses, `as`, `!`, `satisfies` and type assertions (`<T>x`); `unwrapTsExpression` is its twin on the compiler's tree. */
 export function unwrapExpression(node: Node): Node;
 export function unwrapExpression(node: Node | undefined): Node | undefined;
 export function unwrapExpression(node: Node | undefined): Node | undefined {
@@ -118,6 +118,13 @@ export function unwrapExpression(node: Node | undefined): Node | undefined {
     current = current.getExpression();
   }
   return current;
+}
+
+/** `unwrapExpression` on the compiler's own tree (for the stages that parse a file without a project): the same wrappers. */
+export function unwrapTsExpression(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+  return e;
 }
 
 /** Walks up through parentheses/casts/`await` from an expression to the node that uses its value. */

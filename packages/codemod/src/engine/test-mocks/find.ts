@@ -5,6 +5,7 @@
  */
 import { CTX_MCPREQ_METHOD_TO_LEGACY, SERVER_METHOD_TO_LEGACY, type LegacyMethod } from '@mcp-mrtr/surface';
 import { ts } from 'ts-morph';
+import { unwrapTsExpression } from '../find/resolve.js';
 import { scriptKindOf } from '../script-kind.js';
 
 /** Test-runner mocking entry points (not MCP API: the runners' own names). */
@@ -43,14 +44,8 @@ function calleeParts(call: ts.CallExpression): { namespace?: string; name?: stri
   return directCallee(call);
 }
 
-export function unwrapExpression(expr: ts.Expression): ts.Expression {
-  let e = expr;
-  while (ts.isAsExpression(e) || ts.isParenthesizedExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
-  return e;
-}
-
 function isMockCall(expr: ts.Expression): boolean {
-  const e = unwrapExpression(expr);
+  const e = unwrapTsExpression(expr);
   if (!ts.isCallExpression(e)) return false;
   const { namespace, name } = calleeParts(e);
   if (!name || !MOCK_FACTORIES.has(name)) return false;
@@ -58,7 +53,7 @@ function isMockCall(expr: ts.Expression): boolean {
 }
 
 function isFunctionValue(expr: ts.Expression): boolean {
-  const e = unwrapExpression(expr);
+  const e = unwrapTsExpression(expr);
   return ts.isArrowFunction(e) || ts.isFunctionExpression(e);
 }
 
