@@ -6,9 +6,11 @@
  * holding a mock reported here. It runs on the file results, so a test file the run left out of its
  * project is read again; a file already holding test-mock sites is left alone.
  */
-import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
+import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TODO_MARKER, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
 import path from 'node:path';
-import { answeringMocksIn, drivenAnswerTextNotes, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
+import { answeringMocksIn, drivenRejectedAnswersIn, reshapeContextMockText, undrivenCallsIn } from '../engine/test-mocks/context-literals.js';
+import { REJECTED_ANSWER_ADVICE, rejectedAnswerReason } from '../engine/test-mocks/answer-shape.js';
+import { markerComment } from '../engine/markers.js';
 import { CONTEXTLESS_CALL_ADVICE, type StateCodecOf, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
 import { CODEC_EXPORT } from '../engine/rewrite/state-module.js';
 import { SHIM_SENT_MEMBERS } from '../engine/test-mocks/shim-answered-calls.js';
@@ -181,18 +183,18 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   const keep = reportedMockInside(file.path, text, migratedRequests);
   const fakes = onV2 ? reshapeContextMockText(file.path, text, keep, migratedRequests.size > 0, migratedHandlers, codecOf, contextOnlyHandlers, shim) : { output: text, notes: [] };
   // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
-  const driven = rewrite ? drivenAnswerTextNotes(file.path, before) : [];
+  const rejected = rewrite ? rejectedAnswerSites(file.path, original, before, fakes.output) : { sites: [], output: fakes.output };
   const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers, contextOnlyHandlers);
-  if (!mocks && fakes.notes.length === 0 && driven.length === 0 && undriven.length === 0) return file;
-  const sites = [...(mocks?.sites ?? []), ...undriven];
+  if (!mocks && fakes.notes.length === 0 && rejected.sites.length === 0 && undriven.length === 0) return file;
+  const sites = [...(mocks?.sites ?? []), ...undriven, ...rejected.sites];
   const migrated = sites.filter((s) => s.status === 'migrated').length;
   const rewritten = migrated > 0 || fakes.notes.length > 0;
   const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
-  const notes = [...(file.notes ?? []), ...driven, ...fakes.notes];
+  const notes = [...(file.notes ?? []), ...fakes.notes];
   return {
     ...file,
     original,
-    output: fakes.output,
+    output: rejected.output,
     status,
     ...(notes.length > 0 ? { notes } : {}),
     sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
@@ -213,4 +215,35 @@ function undrivenSites(file: string, original: string, undriven: UndrivenCall[] 
     const at = atOriginal.length === calls.length ? atOriginal[i]! : call;
     return { line: at.line, column: at.column, method: 'test-mock', status: 'flagged' as const, reason: call.reason, advice: CONTEXTLESS_CALL_ADVICE, snippet: at.snippet };
   });
+}
+
+/**
+ * The tests whose fake sampling answer the driven helper's reader rejects (`answer-shape.ts`): they
+ * exercise behaviour no real client can produce, so each is a flagged test-mock site at the answer's
+ * line in the original text (in the driven text when the counts differ), with the test's title, and
+ * a marker above the test (above the answer when it is in no test) in `output`.
+ */
+function rejectedAnswerSites(file: string, original: string, before: string, output: string): { sites: SiteResult[]; output: string } {
+  const driven = drivenRejectedAnswersIn(file, before, true);
+  if (driven.length === 0) return { sites: [], output };
+  const atOriginal = drivenRejectedAnswersIn(file, original, false);
+  const inOutput = drivenRejectedAnswersIn(file, output, true);
+  const sites = driven.map((answer, i): SiteResult => {
+    const at = atOriginal.length === driven.length ? atOriginal[i]! : answer;
+    return { line: at.line, column: at.column, method: 'test-mock', status: 'flagged', reason: rejectedAnswerReason(at), advice: REJECTED_ANSWER_ADVICE, snippet: at.snippet };
+  });
+  if (inOutput.length !== driven.length) return { sites, output };
+  const lines = output.split('\n');
+  const marked = new Map<number, string>();
+  inOutput.forEach((answer, i) => {
+    const line = answer.test?.line ?? answer.line;
+    if (!marked.has(line)) marked.set(line, markerComment(sites[i]!.reason!, REJECTED_ANSWER_ADVICE));
+  });
+  for (const [line, comment] of [...marked].sort((a, b) => b[0] - a[0])) {
+    // a test marked by an earlier run keeps its one marker
+    if (lines[line - 2]?.includes(TODO_MARKER)) continue;
+    const indent = /^\s*/.exec(lines[line - 1] ?? '')![0];
+    lines.splice(line - 1, 0, `${indent}${comment}`);
+  }
+  return { sites, output: lines.join('\n') };
 }

@@ -61,26 +61,73 @@ export function answerShapeNotes(literal: ObjectLiteralExpression): string[] {
   return notes;
 }
 
+/** A fake sampling answer the migrated reader rejects, where it is and what keeps it from passing. */
+export interface RejectedAnswer {
+  line: number;
+  column: number;
+  snippet: string;
+  obstacle: string;
+  /** The title of the test (`it(...)`, `test(...)`) the answer is written in, when it is written in one. */
+  test?: { title: string; line: number };
+}
+
 /**
- * Notes on the fakes a test file's driven helper calls answer sampling with
+ * The fakes a test file's driven helper calls answer sampling with
  * (`callHelperAnsweringInputRequests(helper, [server, ...], (args) => args[0], 'createMessage')`,
- * rewrite/test-calls.ts), for each answer the migrated helper's reader rejects.
+ * rewrite/test-calls.ts) that the migrated helper's reader rejects. `driven` false: the same
+ * answers in a text without the driver calls (the test as written, for its lines).
  */
-export function drivenAnswerNotes(sourceFile: Node): string[] {
+export function drivenRejectedAnswers(sourceFile: Node, driven = true): RejectedAnswer[] {
   const drivesSampling = sourceFile
     .getDescendantsOfKind(SyntaxKind.CallExpression)
     .some((call) => call.getExpression().getText() === HELPER_DRIVER && call.getArguments()[3]?.getText().slice(1, -1) === SAMPLING_METHOD);
-  if (!drivesSampling) return [];
-  const notes: string[] = [];
+  if (driven && !drivesSampling) return [];
+  const out: RejectedAnswer[] = [];
   for (const property of sourceFile.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
     const value = property.getInitializer();
     if (property.getName() !== SAMPLING_METHOD || !value) continue;
     for (const answer of answersOf(value)) {
       const obstacle = samplingAnswerObstacle(answer);
-      if (obstacle) notes.push(`${answer.getStartLineNumber()}: the fake's sampling answer ${obstacle}: the migrated helper reads answers as ${SAMPLING_METHOD} validated a client's result (it rejected this one too; only the fake bypassed it), so it asks again and ${HELPER_DRIVER} returns its input_required result`);
+      if (!obstacle) continue;
+      const test = enclosingTest(answer);
+      out.push({ line: answer.getStartLineNumber(), column: answer.getStart() - answer.getStartLinePos() + 1, snippet: property.getText().split('\n')[0]!.slice(0, 80), obstacle, ...(test ? { test } : {}) });
     }
   }
-  return notes;
+  return out;
+}
+
+/**
+ * Why a test whose fake answer the reader rejects exercises behaviour the migration removes: its
+ * answer is one no real client's can be (createMessage rejected it from a client too; only the
+ * fake, standing in for createMessage itself, bypassed that check).
+ */
+export function rejectedAnswerReason(answer: RejectedAnswer): string {
+  const which = answer.test ? `test "${answer.test.title}" (line ${answer.test.line})` : 'a test using this fake';
+  return `${which} exercises behaviour no real client can produce, which the migration does not keep: the fake's sampling answer ${answer.obstacle}; createMessage rejected such an answer from a client too (only the fake, standing in for createMessage, bypassed that check), and the migrated helper reads answers as createMessage validated them, so it asks again and ${HELPER_DRIVER} returns its input_required result: the test fails`;
+}
+
+export const REJECTED_ANSWER_ADVICE =
+  "give the fake an answer a client can send (role: 'assistant', one content block unless the request offers tools), or remove the test if it only covered what a fake could return";
+
+/** Notes on the fakes a test file's driven helper calls answer sampling with, for each answer the migrated helper's reader rejects. */
+export function drivenAnswerNotes(sourceFile: Node): string[] {
+  return drivenRejectedAnswers(sourceFile).map(
+    (a) => `${a.line}: the fake's sampling answer ${a.obstacle}: the migrated helper reads answers as ${SAMPLING_METHOD} validated a client's result (it rejected this one too; only the fake bypassed it), so it asks again and ${HELPER_DRIVER} returns its input_required result`,
+  );
+}
+
+const TEST_CALLS = new Set(['it', 'test']);
+
+/** The test call (`it('title', ...)`, `test.only(...)`) around `node`, with a literal title. */
+function enclosingTest(node: Node): { title: string; line: number } | undefined {
+  for (const call of node.getAncestors()) {
+    if (!Node.isCallExpression(call)) continue;
+    let callee: Node = call.getExpression();
+    while (Node.isPropertyAccessExpression(callee) || Node.isCallExpression(callee)) callee = callee.getExpression();
+    const [title] = call.getArguments();
+    if (Node.isIdentifier(callee) && TEST_CALLS.has(callee.getText()) && title && (Node.isStringLiteral(title) || Node.isNoSubstitutionTemplateLiteral(title))) return { title: title.getLiteralText(), line: call.getStartLineNumber() };
+  }
+  return undefined;
 }
 
 /**

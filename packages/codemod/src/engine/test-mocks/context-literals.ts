@@ -22,7 +22,7 @@
  */
 import { Node, Project, SyntaxKind, ts, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
 import { ANSWER_HELPER, answerHelperText, answeringCallEdit, helperNameFree } from './answer-rounds.js';
-import { answerShapeNotes, drivenAnswerNotes } from './answer-shape.js';
+import { answerShapeNotes, drivenAnswerNotes, drivenRejectedAnswers, type RejectedAnswer } from './answer-shape.js';
 import { HELPER_DRIVER } from '../rewrite/test-calls.js';
 import { ensureNamedImportsOf } from '../rewrite/imports.js';
 import { flavourOf } from '../rewrite/module-flavour.js';
@@ -106,6 +106,13 @@ export function drivenAnswerTextNotes(file: string, text: string): string[] {
   if (!text.includes(HELPER_DRIVER)) return [];
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   return drivenAnswerNotes(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }));
+}
+
+/** The fake answers a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`); `driven` false: in the test as written. */
+export function drivenRejectedAnswersIn(file: string, text: string, driven: boolean): RejectedAnswer[] {
+  if (driven && !text.includes(HELPER_DRIVER)) return [];
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
+  return drivenRejectedAnswers(project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) }), driven);
 }
 
 function reshapeContextMocks(
