@@ -6,10 +6,8 @@
  * tsc 5 compiles got TS2591/TS2304 in the engine's programs: the importers check could take them for
  * errors of a test-mock rewrite and undo it (test/automatic-types.test.ts).
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { installedVersion } from './own-packages.js';
 
 /** The `types` the engine's programs need to see what the project's tsc sees, or undefined to keep the tsconfig's. */
 export function automaticTypes(options: ts.CompilerOptions, projectDirectory: string): string[] | undefined {
@@ -23,12 +21,6 @@ export function automaticTypes(options: ts.CompilerOptions, projectDirectory: st
 
 /** The major version of the TypeScript the project's directory resolves, if any. */
 function projectTypeScriptMajor(projectDirectory: string): number | undefined {
-  try {
-    const manifest = createRequire(path.join(projectDirectory, 'package.json')).resolve('typescript/package.json');
-    const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: unknown }).version;
-    const major = typeof version === 'string' ? Number.parseInt(version, 10) : Number.NaN;
-    return Number.isNaN(major) ? undefined : major;
-  } catch {
-    return undefined;
-  }
+  const major = Number.parseInt(installedVersion('typescript', projectDirectory) ?? '', 10);
+  return Number.isNaN(major) ? undefined : major;
 }

@@ -116,7 +116,12 @@ export function serverPackageAvailable(serverPackage: string, projectDirectory: 
 export function serverDependencyVersions(serverPackage: string, dependency: string, projectDirectory: string): { range?: string; installed?: string } {
   const server = packageDirectory(serverPackage, projectDirectory) ?? (OWN_V2_PACKAGES.includes(serverPackage) ? packageDirectory(serverPackage, OWN_DIRECTORY) : undefined);
   const declared = readManifest(server);
-  return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: readManifest(packageDirectory(dependency, projectDirectory))?.version };
+  return { range: declared?.dependencies?.[dependency] ?? declared?.peerDependencies?.[dependency], installed: installedVersion(dependency, projectDirectory) };
+}
+
+/** The version of package `name` a project at `projectDirectory` has installed (Node's lookup), if any. */
+export function installedVersion(name: string, projectDirectory: string): string | undefined {
+  return readManifest(packageDirectory(name, projectDirectory))?.version;
 }
 
 /**
