@@ -847,3 +847,60 @@ export async function startup() {
     expect(reaches.flatMap((r) => r.contexts).some((c) => c.includes('passes no'))).toBe(false);
   });
 });
+
+describe('reach through namespace imports, barrels and objects of functions', () => {
+  const OPS = `${HEAD}
+export async function createThing(name: string, server: Server) {
+  const r = await server.elicitInput({ message: 'Create ' + name + '?', requestedSchema: { type: 'object', properties: {} } });
+  return r.action === 'accept';
+}
+`;
+  const MAIN = (imports: string, call: string) => `${HEAD}
+${imports}
+export function createServer() {
+  const mcp = new McpServer({ name: 'x', version: '1' });
+  mcp.registerTool('create', {}, async () => {
+    const ok = await ${call}('a', mcp.server);
+    return { content: [{ type: 'text' as const, text: String(ok) }] };
+  });
+  return mcp;
+}
+`;
+  /** The reaches of the site in `<prefix>-ops.ts` (the other files given by suffix). */
+  function reachOfOps(prefix: string, files: Record<string, string>) {
+    const project = virtualProject();
+    const sfs = Object.entries(files).map(([suffix, code]) => addSource(project, code, '.ts', `${prefix}-${suffix}.ts`));
+    return reachesOf(sfs).map((r) => ({ file: r.file, handlers: r.handlers, contexts: r.contexts }));
+  }
+  const REACHED = (prefix: string) => [{ file: `${prefix}-ops.ts`, handlers: ['create:1'], contexts: [] }];
+
+  it('follows a call through a namespace import, also of a barrel holding `export *` or `export * as`', () => {
+    expect(reachOfOps('ns-direct', { ops: OPS, main: MAIN(`import * as ops from './ns-direct-ops.js';`, 'ops.createThing') })).toEqual(REACHED('ns-direct'));
+    expect(reachOfOps('ns-star', { ops: OPS, index: `export * from './ns-star-ops.js';\n`, main: MAIN(`import * as ops from './ns-star-index.js';`, 'ops.createThing') })).toEqual(REACHED('ns-star'));
+    expect(reachOfOps('ns-as', { ops: OPS, index: `export * as ops from './ns-as-ops.js';\n`, main: MAIN(`import { ops } from './ns-as-index.js';`, 'ops.createThing') })).toEqual(REACHED('ns-as'));
+  });
+
+  it('follows a call of the name a barrel re-exports the function under', () => {
+    expect(reachOfOps('re-as', { ops: OPS, index: `export { createThing as make } from './re-as-ops.js';\n`, main: MAIN(`import { make } from './re-as-index.js';`, 'make') })).toEqual(REACHED('re-as'));
+    expect(reachOfOps('re-ns', { ops: OPS, index: `export { createThing as make } from './re-ns-ops.js';\n`, main: MAIN(`import * as ops from './re-ns-index.js';`, 'ops.make') })).toEqual(REACHED('re-ns'));
+    expect(reachOfOps('re-local', { ops: OPS, index: `import { createThing } from './re-local-ops.js';\nexport { createThing as make };\n`, main: MAIN(`import { make } from './re-local-index.js';`, 'make') })).toEqual(REACHED('re-local'));
+    const asDefault = OPS.replace('export async function createThing', 'export default async function createThing');
+    expect(reachOfOps('re-default', { ops: asDefault, index: `export { default as make } from './re-default-ops.js';\n`, main: MAIN(`import { make } from './re-default-index.js';`, 'make') })).toEqual(REACHED('re-default'));
+    expect(reachOfOps('re-import-as', { ops: OPS, index: `export { createThing } from './re-import-as-ops.js';\n`, main: MAIN(`import { createThing as mk } from './re-import-as-index.js';`, 'mk') })).toEqual(REACHED('re-import-as'));
+  });
+
+  it('follows a call through an object of functions under keys of its own, and through a constant naming the function', () => {
+    expect(reachOfOps('obj-key', { ops: OPS + `export const ops = { make: createThing };\n`, main: MAIN(`import { ops } from './obj-key-ops.js';`, 'ops.make') })).toEqual(REACHED('obj-key'));
+    expect(reachOfOps('obj-ns', { ops: OPS, main: MAIN(`import * as o from './obj-ns-ops.js';\nconst ops = { make: o.createThing };`, 'ops.make') })).toEqual(REACHED('obj-ns'));
+    expect(reachOfOps('obj-shorthand', { ops: OPS, main: MAIN(`import { createThing } from './obj-shorthand-ops.js';\nconst ops = { createThing };`, 'ops.createThing') })).toEqual(REACHED('obj-shorthand'));
+    expect(reachOfOps('const-alias', { ops: OPS, main: MAIN(`import { createThing } from './const-alias-ops.js';\nconst make = createThing;`, 'make') })).toEqual(REACHED('const-alias'));
+  });
+
+  it('does not take a `let` naming the function, or a key holding something else, for the function', () => {
+    // a `let` can be assigned another function before the call: the call is not known to run this one
+    const viaLet = reachOfOps('let-alias', { ops: OPS, main: MAIN(`import { createThing } from './let-alias-ops.js';\nlet make = createThing;\nexport function swap(f: typeof createThing) { make = f; }`, 'make') });
+    expect(viaLet[0]!.handlers).toEqual([]);
+    const otherKey = reachOfOps('other-key', { ops: OPS + `async function other(_n: string, _s: Server) { return true; }\nexport const ops = { make: other, createThing };\n`, main: MAIN(`import { ops } from './other-key-ops.js';`, 'ops.make') });
+    expect(otherKey[0]!.handlers).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@
  * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
  * test on types.
  */
-import { Node, ts, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, ts, VariableDeclarationKind, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionLike = Node & { getBody?: () => Node | undefined };
@@ -74,7 +74,7 @@ export function functionOfDeclaration(decl: Node | undefined): FunctionLike | un
 }
 
 /** The project function a callee expression refers to (`helper`, `utils.helper`, `this.helper`). */
-export function resolveCallee(callee: Node): FunctionLike | undefined {
+export function resolveCallee(callee: Node, depth = 0): FunctionLike | undefined {
   const inline = unwrapExpression(callee);
   if (isFunctionNode(inline)) return inline;
   let target: Node = callee;
@@ -82,7 +82,22 @@ export function resolveCallee(callee: Node): FunctionLike | undefined {
   if (!Node.isIdentifier(target) && !Node.isPrivateIdentifier(target)) return undefined;
   const decl = declarationOf(target);
   if (!decl || isInNodeModules(decl)) return undefined;
-  return functionOfDeclaration(decl);
+  const fn = functionOfDeclaration(decl);
+  if (fn || depth >= 4) return fn;
+  // an object of functions under names of its own (`const ops = { make: createThing }`,
+  // `{ make: configOps.createThing }`) or a constant naming one (`const make = createThing`): the
+  // call of that member or constant runs the function it names
+  const named = referenceHeldBy(decl);
+  return named ? resolveCallee(named, depth + 1) : undefined;
+}
+
+/** The function reference (`createThing`, `ops.createThing`) a property or a `const` is initialised with. */
+export function referenceHeldBy(decl: Node): Node | undefined {
+  let init: Node | undefined;
+  if (Node.isPropertyAssignment(decl)) init = decl.getInitializer();
+  else if (Node.isVariableDeclaration(decl) && decl.getVariableStatement()?.getDeclarationKind() === VariableDeclarationKind.Const && Node.isIdentifier(decl.getNameNode())) init = decl.getInitializer();
+  const value = unwrapExpression(init);
+  return value && (Node.isIdentifier(value) || Node.isPropertyAccessExpression(value)) ? value : undefined;
 }
 
 /**

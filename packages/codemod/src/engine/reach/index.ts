@@ -8,7 +8,7 @@
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import type { CallPathStep, Handler, Reach, Site } from '../model.js';
 import type { OtherRegistration } from '../find/handlers.js';
-import { declarationOf, isFunctionNode, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
+import { declarationOf, isFunctionNode, nameText, referenceHeldBy, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
 import { callsThroughMember, storedMemberDeclaration } from './members.js';
@@ -44,6 +44,7 @@ class CallGraph {
   private readonly handlerByFn = new Map<Node, Handler[]>();
   private readonly otherByFn = new Map<Node, OtherRegistration>();
   private callsByName?: Map<string, CallExpression[]>;
+  private namesByFn?: Map<Node, Set<string>>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
   private readonly memberCallCache = new Map<Node, CallExpression[]>();
   /** Calls that reach a class method through an interface member or a base-class method, as reports name it. */
@@ -286,25 +287,51 @@ class CallGraph {
     return result;
   }
 
-  /** The function's own name and the local names it is imported under (`import { a as b }`, default imports). */
+  /**
+   * The function's own name and the other names a call of it can be written with: the local names
+   * it is imported under (`import { a as b }`, default imports, also of a barrel's renaming
+   * re-export), the names a module re-exports it under (`ns.b(...)` on `import * as ns` of a barrel
+   * holding `export { a as b }`), the keys of objects holding it (`{ make: a }`) and the constants
+   * naming it (`const make = a`).
+   */
   private namesOf(fn: FunctionLike): string[] {
     const own = functionName(fn);
     const names = new Set<string>(own ? [own] : []);
-    const isDefault = Node.isFunctionDeclaration(fn) && fn.isDefaultExport();
+    for (const name of this.otherNames().get(fn) ?? []) names.add(name);
+    return [...names];
+  }
+
+  /** Every function reached by an import, a re-export, an object key or a constant under a name, with those names (computed once). */
+  private otherNames(): Map<Node, Set<string>> {
+    if (this.namesByFn) return this.namesByFn;
+    const byFn = new Map<Node, Set<string>>();
+    const add = (name: string, reference: Node): void => {
+      const fn = resolveCallee(reference);
+      if (!fn) return;
+      const names = byFn.get(fn) ?? new Set<string>();
+      names.add(name);
+      byFn.set(fn, names);
+    };
     for (const sf of this.input.sourceFiles) {
       for (const decl of sf.getImportDeclarations()) {
-        if (isDefault) {
-          const local = decl.getDefaultImport()?.getText();
-          if (local) names.add(local);
-        }
-        if (!own) continue;
-        for (const spec of decl.getNamedImports()) {
-          const alias = spec.getAliasNode()?.getText();
-          if (alias && spec.getName() === own) names.add(alias);
-        }
+        const local = decl.getDefaultImport();
+        if (local) add(local.getText(), local);
+        for (const spec of decl.getNamedImports()) add((spec.getAliasNode() ?? spec.getNameNode()).getText(), spec.getAliasNode() ?? spec.getNameNode());
+      }
+      for (const decl of sf.getExportDeclarations()) {
+        for (const spec of decl.getNamedExports()) add((spec.getAliasNode() ?? spec.getNameNode()).getText(), spec.getAliasNode() ?? spec.getNameNode());
+      }
+      for (const property of sf.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
+        const name = property.getNameNode();
+        if ((Node.isIdentifier(name) || Node.isStringLiteral(name)) && referenceHeldBy(property)) add(nameText(name)!, name);
+      }
+      for (const variable of sf.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
+        const name = variable.getNameNode();
+        if (Node.isIdentifier(name) && referenceHeldBy(variable)) add(name.getText(), name);
       }
     }
-    return [...names];
+    this.namesByFn = byFn;
+    return byFn;
   }
 
   /** Calls in every loaded file, indexed by the called name (`f()`, `x.f()`): resolved lazily. */

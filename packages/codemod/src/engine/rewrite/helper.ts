@@ -7,7 +7,7 @@
  */
 import { Node, type Block, type CallExpression, type Identifier, type ParameterDeclaration } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
-import { referencesOf, unwrapExpression } from '../find/resolve.js';
+import { referenceHeldBy, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { functionWithBody, helperName, nameNodeOf, type FunctionWithBody } from './function-body.js';
 import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
@@ -130,6 +130,10 @@ function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], r
 export function unhandledReference(helper: HelperWork, handled: Set<CallExpression>): string | undefined {
   const nameNode = nameNodeOf(helper.fn);
   if (!nameNode || !Node.isIdentifier(nameNode)) return `helper \`${helper.name}\` has no name to find its callers by`;
+  return unhandledReferenceOf(helper, nameNode, handled, 0);
+}
+
+function unhandledReferenceOf(helper: HelperWork, nameNode: Identifier, handled: Set<CallExpression>, depth: number): string | undefined {
   const references = referencesOf(nameNode);
   if (!references) return `the callers of helper \`${helper.name}\` could not be listed`;
   for (const ref of references) {
@@ -138,6 +142,14 @@ export function unhandledReference(helper: HelperWork, handled: Set<CallExpressi
     let callee: Node = ref;
     const parent = ref.getParent();
     if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
+    // the helper held under a name of its own (`const ops = { make: createThing }`,
+    // `{ make: configOps.createThing }`, `const make = createThing`): the uses of that name are its uses
+    const holder = heldUnder(callee);
+    if (holder) {
+      const reason = depth < 4 ? unhandledHolderUse(helper, holder, handled, depth) : `helper \`${helper.name}\` is held under ${depth} names in turn (${ref.getSourceFile().getBaseName()}:${line(ref)})`;
+      if (reason) return reason;
+      continue;
+    }
     const call = callee.getParent();
     if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isShorthandPropertyAssignment(parent)) {
       if (Node.isShorthandPropertyAssignment(parent)) return `helper \`${helper.name}\` is also passed around as a value (${ref.getSourceFile().getBaseName()}:${line(ref)})`;
@@ -148,6 +160,47 @@ export function unhandledReference(helper: HelperWork, handled: Set<CallExpressi
     }
   }
   return undefined;
+}
+
+/** The property or `const` whose initialiser is the reference `value` (the helper's name, or `ns.helper`). */
+function heldUnder(value: Node): { name: Identifier; declaration: Node } | undefined {
+  const { parent, child } = valueParent(value);
+  if (!parent) return undefined;
+  if (Node.isPropertyAssignment(parent) && unwrapExpression(parent.getInitializer()) === unwrapExpression(child)) {
+    const name = parent.getNameNode();
+    return Node.isIdentifier(name) ? { name, declaration: parent } : undefined;
+  }
+  if (Node.isVariableDeclaration(parent) && unwrapExpression(parent.getInitializer()) === unwrapExpression(child) && referenceHeldBy(parent)) {
+    const name = parent.getNameNode();
+    return Node.isIdentifier(name) ? { name, declaration: parent } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Why the helper held in `holder` is used where the rewrite does not follow it: the holder's own
+ * uses (calls the rewrite updates, or further holders), and, for an object's member, the object
+ * itself used other than by reading a member (`Object.values(ops)`, `register(ops)`): code that
+ * could call the member without the context.
+ */
+function unhandledHolderUse(helper: HelperWork, holder: { name: Identifier; declaration: Node }, handled: Set<CallExpression>, depth: number): string | undefined {
+  const at = (node: Node): string => `${node.getSourceFile().getBaseName()}:${line(node)}`;
+  if (Node.isPropertyAssignment(holder.declaration)) {
+    const object = holder.declaration.getParent();
+    const { parent, child } = Node.isObjectLiteralExpression(object) ? valueParent(object) : { parent: undefined, child: object };
+    const variable = parent && Node.isVariableDeclaration(parent) && parent.getInitializer() === child ? parent.getNameNode() : undefined;
+    if (!variable || !Node.isIdentifier(variable)) return `helper \`${helper.name}\` is also passed around as a value, in the object at ${at(holder.declaration)}`;
+    const uses = referencesOf(variable);
+    if (!uses) return `the uses of the object \`${variable.getText()}\` holding helper \`${helper.name}\` (${at(holder.declaration)}) could not be listed`;
+    for (const use of uses) {
+      if (use === variable || use.getSourceFile().isInNodeModules()) continue;
+      const usedBy = use.getParent();
+      if (usedBy && (Node.isImportSpecifier(usedBy) || Node.isExportSpecifier(usedBy))) continue;
+      if (usedBy && Node.isPropertyAccessExpression(usedBy) && usedBy.getExpression() === use) continue;
+      return `helper \`${helper.name}\` is held in the object \`${variable.getText()}\` (${at(holder.declaration)}), which is also used at ${at(use)} other than by calling a member`;
+    }
+  }
+  return unhandledReferenceOf(helper, holder.name, handled, depth + 1);
 }
 
 /** Variable names that say nothing about what is asked: a key named after one says nothing either. */
