@@ -44,7 +44,7 @@ class CallGraph {
   private readonly handlerByFn = new Map<Node, Handler[]>();
   private readonly otherByFn = new Map<Node, OtherRegistration>();
   private callsByName?: Map<string, CallExpression[]>;
-  private namesByFn?: Map<Node, Set<string>>;
+  private aliases?: Map<string, Array<{ name: string; node: Node }>>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
   private readonly memberCallCache = new Map<Node, CallExpression[]>();
   /** Calls that reach a class method through an interface member or a base-class method, as reports name it. */
@@ -292,46 +292,72 @@ class CallGraph {
    * it is imported under (`import { a as b }`, default imports, also of a barrel's renaming
    * re-export), the names a module re-exports it under (`ns.b(...)` on `import * as ns` of a barrel
    * holding `export { a as b }`), the keys of objects holding it (`{ make: a }`) and the constants
-   * naming it (`const make = a`).
+   * naming it (`const make = a`); each of these under its own other names in turn.
    */
   private namesOf(fn: FunctionLike): string[] {
     const own = functionName(fn);
     const names = new Set<string>(own ? [own] : []);
-    for (const name of this.otherNames().get(fn) ?? []) names.add(name);
+    // the name the candidates refer to it by: only those are resolved (the type checker's symbols cost)
+    const queue = [...names];
+    if (Node.isFunctionDeclaration(fn) && fn.isDefaultExport()) queue.push('default');
+    const followed = new Set(queue);
+    const index = this.aliasIndex();
+    while (queue.length > 0) {
+      for (const alias of index.get(queue.pop()!) ?? []) {
+        if (names.has(alias.name) || resolveCallee(alias.node) !== fn) continue;
+        names.add(alias.name);
+        if (!followed.has(alias.name)) {
+          followed.add(alias.name);
+          queue.push(alias.name);
+        }
+      }
+    }
     return [...names];
   }
 
-  /** Every function reached by an import, a re-export, an object key or a constant under a name, with those names (computed once). */
-  private otherNames(): Map<Node, Set<string>> {
-    if (this.namesByFn) return this.namesByFn;
-    const byFn = new Map<Node, Set<string>>();
-    const add = (name: string, reference: Node): void => {
-      const fn = resolveCallee(reference);
-      if (!fn) return;
-      const names = byFn.get(fn) ?? new Set<string>();
-      names.add(name);
-      byFn.set(fn, names);
+  /**
+   * Every import, re-export, object key and constant that gives a name (`name`, resolved from
+   * `node`) to what another name refers to, keyed by that referred name (syntax only, built once).
+   */
+  private aliasIndex(): Map<string, Array<{ name: string; node: Node }>> {
+    if (this.aliases) return this.aliases;
+    const index = new Map<string, Array<{ name: string; node: Node }>>();
+    const add = (referred: string, name: string, node: Node): void => {
+      const list = index.get(referred);
+      if (list) list.push({ name, node });
+      else index.set(referred, [{ name, node }]);
     };
+    const referredBy = (value: Node): string | undefined => (Node.isIdentifier(value) ? value.getText() : Node.isPropertyAccessExpression(value) ? value.getName() : undefined);
     for (const sf of this.input.sourceFiles) {
       for (const decl of sf.getImportDeclarations()) {
         const local = decl.getDefaultImport();
-        if (local) add(local.getText(), local);
-        for (const spec of decl.getNamedImports()) add((spec.getAliasNode() ?? spec.getNameNode()).getText(), spec.getAliasNode() ?? spec.getNameNode());
+        if (local) add('default', local.getText(), local);
+        for (const spec of decl.getNamedImports()) {
+          const node = spec.getAliasNode() ?? spec.getNameNode();
+          add(spec.getName(), node.getText(), node);
+        }
       }
       for (const decl of sf.getExportDeclarations()) {
-        for (const spec of decl.getNamedExports()) add((spec.getAliasNode() ?? spec.getNameNode()).getText(), spec.getAliasNode() ?? spec.getNameNode());
+        for (const spec of decl.getNamedExports()) {
+          const node = spec.getAliasNode() ?? spec.getNameNode();
+          add(spec.getName(), node.getText(), node);
+        }
       }
       for (const property of sf.getDescendantsOfKind(SyntaxKind.PropertyAssignment)) {
         const name = property.getNameNode();
-        if ((Node.isIdentifier(name) || Node.isStringLiteral(name)) && referenceHeldBy(property)) add(nameText(name)!, name);
+        const value = referenceHeldBy(property);
+        const referred = value && referredBy(value);
+        if (referred && (Node.isIdentifier(name) || Node.isStringLiteral(name))) add(referred, nameText(name)!, name);
       }
       for (const variable of sf.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
         const name = variable.getNameNode();
-        if (Node.isIdentifier(name) && referenceHeldBy(variable)) add(name.getText(), name);
+        const value = referenceHeldBy(variable);
+        const referred = value && referredBy(value);
+        if (referred && Node.isIdentifier(name)) add(referred, name.getText(), name);
       }
     }
-    this.namesByFn = byFn;
-    return byFn;
+    this.aliases = index;
+    return index;
   }
 
   /** Calls in every loaded file, indexed by the called name (`f()`, `x.f()`): resolved lazily. */
