@@ -4,7 +4,9 @@
  * project files that can reach a candidate (transitive importers that speak MCP or call into it
  * directly) are loaded; every other file is never parsed. Once sites are found, the importers of
  * the files holding them are followed to any depth (`siteImporters`), so a handler that reaches a
- * site only through helper files without any MCP name is still analysed.
+ * site only through helper files without any MCP name is still analysed; and when a file uses a
+ * v1-only API, the files in an import component with a loaded file are loaded before the hold-back's
+ * sharing graph is read (`importConnected`, src/run/stages.ts).
  */
 import path from 'node:path';
 import { HTTP_TRANSPORTS, LEGACY_TRANSPORTS, MCP_PACKAGE_PREFIX, SSE_TRANSPORTS, mayContainLegacySite } from '@mcp-mrtr/surface';
@@ -124,6 +126,30 @@ export function siteImporters(siteFiles: Iterable<string>, importers: Map<string
     if (!loaded.has(importer)) out.add(importer);
     return true;
   });
+  return out;
+}
+
+/**
+ * Every file that `start` reaches through imports in either direction (it imports, or is imported
+ * by, a file reached), `start` included: the files of their import components.
+ */
+export function importConnected(start: Iterable<string>, importers: Map<string, string[]>): Set<string> {
+  const imported = new Map<string, string[]>();
+  for (const [target, list] of importers) {
+    for (const importer of list) {
+      const targets = imported.get(importer) ?? [];
+      targets.push(target);
+      imported.set(importer, targets);
+    }
+  }
+  const out = new Set<string>();
+  const queue = [...start];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (out.has(file)) continue;
+    out.add(file);
+    for (const next of [...(importers.get(file) ?? []), ...(imported.get(file) ?? [])]) if (!out.has(next)) queue.push(next);
+  }
   return out;
 }
 

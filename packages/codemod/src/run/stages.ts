@@ -7,7 +7,7 @@ import type { Node, SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../engine/find/index.js';
 import { buildLineMap } from '../engine/line-map.js';
 import type { Site } from '../engine/model.js';
-import { siteImporters } from '../engine/prefilter.js';
+import { importConnected, siteImporters } from '../engine/prefilter.js';
 import { nearestPackageDir, readManifest, unbounded } from '../engine/package-dir.js';
 import { computeReaches, lineOf } from '../engine/reach/index.js';
 import { scopeName } from '../engine/scope-name.js';
@@ -62,7 +62,7 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
     const v1Only = v1OnlyApiUses(file.sourceFile);
     if (v1Only.length > 0) file.v1OnlyUses = v1Only;
   }
-  if (state.loaded.some((f) => f.v1OnlyUses)) recordSdkSharing(state, files);
+  if (state.loaded.some((f) => f.v1OnlyUses)) recordSdkSharing(state, [...files, ...loadSetAsideSharers(state)]);
   for (const file of upgradable) {
     const outcome = upgradeV1Source(file.sourceFile, state.projectType);
     file.notes.push(...(file.upgradeNotes = outcome.notes));
@@ -73,6 +73,28 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
       file.lineMap = buildLineMap(file.sliced?.body ?? file.source.body, file.sourceFile.getFullText(), lineCount(file.source.shebang));
     }
   }
+}
+
+/**
+ * The files the pre-filter kept aside that share an import component with a loaded file, loaded
+ * now, in a run where a file uses a v1-only API. The hold-back's sharing graph and its import
+ * components are read among loaded files, and a file that names no MCP package can still pass an
+ * SDK object on (`export { server } from './jobs.js'`, an untyped JavaScript module): left out, it
+ * cut the chain between a held file and a file the run moved to v2, which then kept v2 code for a
+ * v1 server (test/v1-hold-back-set-aside.test.ts). The held group grows from the users across such
+ * imports and across handler joins (reach), which are not known yet: so the components of every
+ * loaded file, not only the users'. Runs without a v1-only use never pay for it, and files in no
+ * component with a loaded file stay aside.
+ */
+function loadSetAsideSharers(state: RunState): LoadedFile[] {
+  const { selection, deferred } = state;
+  if (!selection.importers || deferred.size === 0) return [];
+  const connected = importConnected(state.loaded.map((f) => f.path), selection.importers);
+  return [...connected].filter((p) => deferred.has(p)).sort().flatMap((p) => {
+    const d = deferred.get(p)!;
+    deferred.delete(p);
+    return loadFile(state, d) ?? [];
+  });
 }
 
 /**
