@@ -309,21 +309,6 @@ describe('migrateProject: a v1 project before the v2 packages are installed', ()
   });
 });
 
-describe('pre-filter correctness on the fixtures', () => {
-  it('finds the same sites in fixtures/cases with and without the text pre-filter', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-prefilter-'));
-    dirs.push(dir);
-    fs.cpSync(path.join(REPO, 'fixtures/cases'), path.join(dir, 'cases'), { recursive: true });
-    fs.cpSync(path.join(REPO, 'fixtures/support'), path.join(dir, 'support'), { recursive: true });
-    const sitesOf = (r: Awaited<ReturnType<typeof migrateProject>>) =>
-      r.files.flatMap((f) => f.sites.map((s) => `${path.basename(f.path)}:${s.line}:${s.column}:${s.method}:${s.status}`)).sort();
-    const withFilter = await migrateProject(['cases', 'support'], { cwd: dir });
-    const without = await migrateProject(['cases', 'support'], { cwd: dir, prefilter: false });
-    expect(sitesOf(withFilter).length).toBeGreaterThan(20);
-    expect(sitesOf(withFilter)).toEqual(sitesOf(without));
-  });
-});
-
 describe('large files', () => {
   it('elides MCP-free statements of a large file, reports original lines and keeps the bulk verbatim', async () => {
     const bulk = Array.from({ length: 6000 }, (_, i) => `export function compute${i}(values: number[]): number {\n  return values.length + ${i};\n}\n`).join('\n');
