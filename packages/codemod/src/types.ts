@@ -38,6 +38,12 @@ export interface SiteResult {
   baseline?: 'known' | 'new';
   /** Enclosing named functions and registration callbacks, outermost first (`createServer > registerTool(delete_file)`). */
   scope?: string;
+  /**
+   * Not in the reports: a migrated sampling or roots request that, asked of a 2025-era client which
+   * did not declare the capability, fails where the legacy request failed, into a catch that does
+   * not read the error. The test-mock stage drives a test's failing mock of it as such a client.
+   */
+  undeclaredCaught?: true;
 }
 
 export type FileStatus =

@@ -2,7 +2,11 @@
  * Which calls of a server's own request handler go through the initializing helper
  * (engine/test-mocks/shim-answered-calls.ts): only in a test that assigns a createMessage / listRoots
  * mock on that server before the call (directly or through a same-file function it gives the
- * server), not a rejecting one. In-memory texts through the reshape the test-mock stage runs.
+ * server). A call whose mock in effect fails the request (`mockRejectedValue`) goes through the
+ * helper that does not declare that member's capability when the run allows it for the member (every
+ * migrated site of its request fails, for such a client, into the catch of its legacy failure) and
+ * the test does not read the member; otherwise it stays as it is. In-memory texts through the
+ * reshape the test-mock stage runs.
  */
 import { describe, expect, it } from 'vitest';
 import { reshapeContextMockText } from '../src/engine/test-mocks/context-literals.js';
@@ -20,9 +24,13 @@ function answerSampling(srv: any): void {
 const CALL = `await handler!({ method: 'tools/call', params: { name: 'save', arguments: {} } }, ctx)`;
 const ROUTED = `await callAsClientOfServerMocks(server, handler!, { method: 'tools/call', params: { name: 'save', arguments: {} } }, ctx)`;
 
-function reshaped(body: string, file = 'notes.test.ts'): string {
+const WITHOUT = `await callAsClientOfServerMocksWithout(server, ['createMessage'], handler!, { method: 'tools/call', params: { name: 'save', arguments: {} } }, ctx)`;
+const FAILING = "(server as any).createMessage = vi.fn().mockRejectedValue(new Error('down'));";
+
+/** `undeclared`: the run lets a failing createMessage mock be driven as a client not declaring sampling. */
+function reshaped(body: string, file = 'notes.test.ts', undeclared = false): string {
   const text = `${HEAD}\n${body}`;
-  return reshapeContextMockText(file, text, () => false, true, new Set(), undefined, new Set(), new Set(['createMessage', 'listRoots'])).output;
+  return reshapeContextMockText(file, text, () => false, true, new Set(), undefined, new Set(), new Map([['createMessage', undeclared], ['listRoots', false]])).output;
 }
 
 const test = (setUp: string, after = '') => `it('saves', async () => {
@@ -55,11 +63,55 @@ describe('request-handler calls the shim answers with assigned mocks', () => {
     ['no mock in the test', ''],
     ['a mock set after the call', null],
     ['a mock on another server', 'answerSampling(other);'],
-    ['a rejecting mock', "(server as any).createMessage = vi.fn().mockRejectedValue(new Error('down'));"],
+    ['a rejecting mock (its request not failing into the catch of its legacy failure)', FAILING],
     ['an elicitInput mock (the shim sends elicitation itself)', "(server as any).elicitInput = vi.fn().mockResolvedValue({ action: 'decline' });"],
   ])('%s: the call stays as it is', (_, setUp) => {
     const out = reshaped(setUp === null ? test('', 'answerSampling(server);') : test(setUp));
     expect(out).toContain(CALL);
     expect(out).not.toContain('callAsClientOfServerMocks');
+  });
+
+  it('a rejecting mock of a request that fails into its catch for a client not declaring it: the helper declaring none of its capability, appended once', () => {
+    const out = reshaped(test(FAILING) + test(FAILING), 'notes.test.ts', true);
+    expect(out.split(WITHOUT)).toHaveLength(3);
+    expect(out.match(/async function callAsClientOfServerMocksWithout\(server: any, withheld: string\[\], handler: Function, \.\.\.args: any\[\]\): Promise<any> \{/g)).toHaveLength(1);
+    expect(out).toContain('if (Object.prototype.hasOwnProperty.call(server, member) && !withheld.includes(member)) capabilities[capability] = {};');
+    // it initializes the server even when it declares nothing
+    expect(out).toContain('  if (server.getClientCapabilities() === undefined) {');
+    expect(out).not.toContain('async function callAsClientOfServerMocks(');
+  });
+
+  it('the mock in effect is the one set last: a failing one replaced by an answering one is answered, and the other way round', () => {
+    expect(reshaped(test(`${FAILING}\n  answerSampling(server);`), 'notes.test.ts', true)).toContain(ROUTED);
+    const out = reshaped(test(`answerSampling(server);\n  ${FAILING}`), 'notes.test.ts', true);
+    expect(out).toContain(WITHOUT);
+    expect(out).not.toContain(ROUTED);
+  });
+
+  it('a failing createMessage with an answering listRoots: only sampling withheld', () => {
+    const out = reshaped(test(`${FAILING}\n  (server as any).listRoots = vi.fn().mockResolvedValue({ roots: [] });`), 'notes.test.ts', true);
+    expect(out).toContain(WITHOUT);
+  });
+
+  it.each([
+    ['the test reads the member (the mock is no longer called)', test(FAILING, 'expect((server as any).createMessage).toHaveBeenCalled();')],
+    ['the test reads the member by element access', test(FAILING, "expect((server as any)['createMessage']).toHaveBeenCalled();")],
+  ])('a rejecting mock the run allows, but %s: the call stays as it is', (_, body) => {
+    const out = reshaped(body, 'notes.test.ts', true);
+    expect(out).toContain(CALL);
+    expect(out).not.toContain('callAsClientOfServerMocks');
+  });
+
+  it('the failing mock is reported as answering only when every call it is in effect for is driven', async () => {
+    const { answeringMocksIn } = await import('../src/engine/test-mocks/context-literals.js');
+    const text = `${HEAD}\n${test(FAILING)}`;
+    const members = new Map([['createMessage', true]]);
+    const driven = answeringMocksIn('notes.test.ts', text, new Set(), () => undefined, new Set(), members);
+    const at = text.indexOf(FAILING.slice(0, -1));
+    expect([...driven.mocks]).toEqual([at]);
+    expect([...driven.undeclared]).toEqual([at]);
+    const read = `${HEAD}\n${test(FAILING, 'expect((server as any).createMessage).toHaveBeenCalled();')}`;
+    const undriven = answeringMocksIn('notes.test.ts', read, new Set(), () => undefined, new Set(), members);
+    expect([...undriven.mocks, ...undriven.undeclared]).toEqual([]);
   });
 });

@@ -113,6 +113,8 @@ export interface SiteDecision {
   key?: string;
   /** One entry per handler (and non-handler context) that reaches the site. */
   callers?: CallerDecision[];
+  /** Migrated: a 2025-era client that did not declare the request's capability fails where the legacy request failed, into a catch that does not read the error (rewrite/fail-open.ts undeclaredFailsIntoCatch). */
+  undeclaredCaught?: true;
 }
 
 /** Options the rewrite stage needs from the run. */

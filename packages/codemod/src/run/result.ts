@@ -35,6 +35,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       snippet: info.snippet,
       ...(decision.callers && decision.callers.length > 1 ? { callers: decision.callers.map((c) => ({ caller: c.caller, status: c.status, ...(c.reason ? { reason: c.reason } : {}) })) } : {}),
       ...(info.scope ? { scope: info.scope } : {}),
+      ...(decision.undeclaredCaught ? { undeclaredCaught: true as const } : {}),
     });
     sitesByFile.set(info.file.path, list);
   }

@@ -13,7 +13,7 @@ import { REJECTED_ANSWER_ADVICE, rejectedAnswerReason } from '../engine/test-moc
 import { markerComment } from '../engine/markers.js';
 import { CONTEXTLESS_CALL_ADVICE, type StateCodecOf, type UndrivenCall } from '../engine/test-mocks/contextless-handler-calls.js';
 import { CODEC_EXPORT } from '../engine/rewrite/state-module.js';
-import { SHIM_SENT_MEMBERS } from '../engine/test-mocks/shim-answered-calls.js';
+import { SHIM_SENT_MEMBERS, type ShimMembers } from '../engine/test-mocks/shim-answered-calls.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
@@ -38,15 +38,15 @@ interface MockContext {
   stateCodecs: ReadonlyMap<string, { file: string; specifier: string }>;
   /** Those the run's registrations give no input schema: the handler's one parameter is its context. */
   contextOnlyHandlers: ReadonlySet<string>;
-  /** The server members whose assigned mocks a test may have the SDK's legacy shim answer with (`shim-answered-calls.ts`); computed when a test calls a request handler. */
-  shimMembers: () => ReadonlySet<string>;
+  /** The server members whose assigned mocks a test may have the SDK's legacy shim answer with (`shim-answered-calls.ts`), each with whether its failing mock may be driven as a client not declaring its capability; computed when a test calls a request handler. */
+  shimMembers: () => ShimMembers;
 }
 
 export function testMocksStage({ env, results, lateEdits, heldOnV1, beforeTestMocks, contextOnlyHandlers }: Pick<RunState, 'env' | 'results'> & Partial<Pick<RunState, 'lateEdits' | 'heldOnV1' | 'beforeTestMocks' | 'contextOnlyHandlers'>>): void {
   if (!env.testMocks) return;
   const ofRun = contextOf([...results.values()], [], env.testMocks.read, contextOnlyHandlers);
   // one file of a run (jscodeshift): the client-capability checks of the other files are not seen, so no test initializes a server
-  const context = env.testMocks.anyRequestMigrated ? { ...ofRun, migrated: new Set(LEGACY_METHODS), shimMembers: () => new Set<string>() } : ofRun;
+  const context = env.testMocks.anyRequestMigrated ? { ...ofRun, migrated: new Set(LEGACY_METHODS), shimMembers: () => new Map() } : ofRun;
   for (const [filePath, file] of results) {
     // a test kept on v1 with the code it tests (run/v1-hold-back.ts) still drives that v1 code
     if (heldOnV1?.has(filePath)) continue;
@@ -115,13 +115,18 @@ function once<T>(compute: () => T): () => T {
  * The members (`createMessage`, `listRoots`) of the requests the run migrated, whose assigned mocks
  * the SDK's legacy shim may answer a test's request-handler call with once the helper has declared
  * their capabilities at initialize; none when code of the run, as written, reads the client
- * capabilities (declaring one could turn such a check's branch).
+ * capabilities (declaring one, or declaring none, could turn such a check's branch). Each with
+ * whether every migrated site of its request fails, for a client that did not declare the
+ * capability, where the legacy request failed, into a catch that does not read the error
+ * (`undeclaredCaught`): then a test's failing mock of it is driven as such a client.
  */
-function shimMembersOf(files: FileResult[], migrated: ReadonlySet<LegacyMethod>, read: (file: string) => string | undefined): ReadonlySet<string> {
+function shimMembersOf(files: FileResult[], migrated: ReadonlySet<LegacyMethod>, read: (file: string) => string | undefined): ShimMembers {
   // the user's code as written: the migration's own helpers (the test driver, the capability module) read them too
   const readsCapabilities = files.some((f) => f.status !== 'created' && /\bgetClientCapabilities\s*\(/.test(f.original ?? read(f.path) ?? ''));
-  if (readsCapabilities) return new Set();
-  return new Set(Object.keys(SHIM_SENT_MEMBERS).filter((member) => [...migrated].some((method) => SERVER_METHOD_TO_LEGACY[member] === method)));
+  if (readsCapabilities) return new Map();
+  const members = Object.keys(SHIM_SENT_MEMBERS).filter((member) => [...migrated].some((method) => SERVER_METHOD_TO_LEGACY[member] === method));
+  const sites = files.flatMap((f) => f.sites).filter((s) => s.status === 'migrated');
+  return new Map(members.map((member) => [member, sites.filter((s) => s.method === SERVER_METHOD_TO_LEGACY[member]).every((s) => s.undeclaredCaught === true)]));
 }
 
 /** The relative specifier a migrated file imports the state codec from. */
@@ -176,7 +181,7 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   const codecOf = codecOfFrom(file.path, stateCodecs);
   // mocks answering a call the reshape drives are that call's rewrite, not mocks left behind
   // reading every file of the run for capability checks only for a test that calls a request handler
-  const shim = onV2 && before.includes('_requestHandlers') ? shimMembers() : new Set<string>();
+  const shim: ShimMembers = onV2 && before.includes('_requestHandlers') ? shimMembers() : new Map();
   const answering = onV2 ? answeringMocksIn(file.path, before, migratedHandlers, codecOf, contextOnlyHandlers, shim) : undefined;
   const mocks = mockSites(file.path, original, before, migratedRequests, rewrite, answering);
   const text = mocks?.output ?? before;

@@ -166,7 +166,7 @@ export function capabilitiesExpression(env: EmitEnv, server?: string): string {
  * plain property chains rooted in `this`, a parameter or a binding outside the handler, so the
  * expression is side-effect free and in scope wherever the check is emitted.
  */
-function legacyCapabilitiesFallback(site: Site): string | undefined {
+export function legacyCapabilitiesFallback(site: Site): string | undefined {
   if (site.shape !== 'server-method' || !Node.isCallExpression(site.node)) return undefined;
   const callee = site.node.getExpression();
   if (!Node.isPropertyAccessExpression(callee)) return undefined;

@@ -49,6 +49,8 @@ import { timeoutWrapperOf } from './timeout.js';
 import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
+import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
+import { legacyCapabilitiesFallback } from './emit.js';
 import { contextlessCallers } from './contextless-calls.js';
 
 interface Entry {
@@ -147,7 +149,11 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     callers.set(orig, list);
     const existing = byOriginal.get(orig);
     if (existing?.status === 'flagged') continue;
-    if (existing && d.status === 'migrated') continue;
+    if (existing && d.status === 'migrated') {
+      // copies of an inlined helper: each one's handler must fail into such a catch
+      if (!d.undeclaredCaught) delete existing.undeclaredCaught;
+      continue;
+    }
     // Line numbers in the reason would name the inlined text, not the source the report shows.
     const undone = d.status === 'flagged' ? tried.get(orig) : undefined;
     const outside = d.status === 'flagged' ? (unreachable.get(orig) ?? (d.reason?.endsWith(' code has no MRTR form') ? outsideOnly.get(orig) : undefined) ?? (copied ? undefined : keptForOutside.get(orig))) : undefined;
@@ -570,7 +576,12 @@ function emitHandlers(round: PlanRound): void {
       for (const site of work.sites) {
         const point = work.points.find((p) => p.sites.includes(site));
         const key = point?.keys[point.sites.indexOf(site)];
-        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site, point) });
+        // every handler reaching the site must fail into such a catch (a site reached twice is decided twice)
+        const earlier = decisions.get(site.id);
+        // and every point of this handler asking it (a helper called in two cases of a switch)
+        const fromServer = legacyCapabilitiesFallback(site) !== undefined;
+        const undeclaredCaught = work.points.filter((p) => p.sites.includes(site)).every((p) => undeclaredFailsIntoCatch(site, p, work, fromServer)) && point !== undefined && (earlier === undefined || earlier.undeclaredCaught === true);
+        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site, point), ...(undeclaredCaught ? { undeclaredCaught } : {}) });
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));
@@ -803,15 +814,6 @@ function catchNote(site: Site, point: RequestPoint | undefined): string {
   return '';
 }
 
-/** The catch clause of a try whose block holds `node`, within `node`'s own function. */
-function enclosingCatch(node: Node): Node | undefined {
-  for (let child = node, parent = node.getParent(); parent; child = parent, parent = parent.getParent()) {
-    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) return undefined;
-    const clause = Node.isTryStatement(parent) && parent.getTryBlock() === child ? parent.getCatchClause() : undefined;
-    if (clause) return clause;
-  }
-  return undefined;
-}
 
 /**
  * Wire keys named after what receives the answer (the variable, the helper's purpose), or after the

@@ -29,7 +29,7 @@ import { flavourOf } from '../rewrite/module-flavour.js';
 import { emptyProtocolContextEdits } from './protocol-handler-contexts.js';
 import { contextlessCallChanges, type StateCodecOf, type UndrivenCall } from './contextless-handler-calls.js';
 import { spyAnswerHelperText } from './spy-answers.js';
-import { shimAnsweredCalls, shimClientHelperText } from './shim-answered-calls.js';
+import { shimAnsweredCalls, shimClientHelperText, type ShimMembers } from './shim-answered-calls.js';
 import { scriptKindOf } from '../script-kind.js';
 import { CONTEXT_PROPERTIES } from '../upgrade-repairs.js';
 import { applyEdits, type TextEdit } from '../text-edits.js';
@@ -74,7 +74,7 @@ export function reshapeContextMockText(
   /** The migrated handlers registered without an input schema: the handler's one argument is its context. */
   contextOnlyHandlers: ReadonlySet<string> = new Set(),
   /** The server members whose assigned mocks the SDK's legacy shim may answer with (`shim-answered-calls.ts`). */
-  shimMembers: ReadonlySet<string> = new Set(),
+  shimMembers: ShimMembers = new Map(),
 ): { output: string; notes: string[]; undriven?: UndrivenCall[] } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const scriptKind = scriptKindOf(file);
@@ -93,12 +93,16 @@ export function undrivenCallsIn(file: string, text: string, migratedHandlers: Re
 /**
  * The start positions in `text` of the mocks that answer a call the reshape drives: spies answering
  * a contextless call of a migrated handler (`spy-answers.ts`), assigned mocks the SDK's legacy shim
- * answers a request-handler call with (`shim-answered-calls.ts`).
+ * answers a request-handler call with (`shim-answered-calls.ts`); of those, the failing mocks whose
+ * calls are driven as a client not declaring their capability; and why the other failing mocks at
+ * such calls are not.
  */
-export function answeringMocksIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf, contextOnlyHandlers: ReadonlySet<string>, shimMembers: ReadonlySet<string>): ReadonlySet<number> {
+export function answeringMocksIn(file: string, text: string, migratedHandlers: ReadonlySet<string>, codecOf: StateCodecOf, contextOnlyHandlers: ReadonlySet<string>, shimMembers: ShimMembers): { mocks: ReadonlySet<number>; undeclared: ReadonlySet<number>; undrivenFailing: ReadonlyMap<number, string> } {
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: true } });
   const sourceFile = project.createSourceFile(`/${file.replace(/^.*[/\\]/, '')}`, text, { scriptKind: scriptKindOf(file) });
-  return new Set([...contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf, contextOnlyHandlers).answeringSpies, ...shimAnsweredCalls(sourceFile, shimMembers).mocks]);
+  const shim = shimAnsweredCalls(sourceFile, shimMembers);
+  // the failing mocks driven as a client not declaring their capability: reported with what that means
+  return { mocks: new Set([...contextlessCallChanges(sourceFile, migratedHandlers, false, codecOf, contextOnlyHandlers).answeringSpies, ...shim.mocks]), undeclared: new Set(shim.undeclared), undrivenFailing: shim.undrivenFailing };
 }
 
 /** Notes (`line: what`) on the fakes a driven helper call answers with that its migrated reader rejects (`answer-shape.ts`). */
@@ -123,7 +127,7 @@ function reshapeContextMocks(
   migratedHandlers: ReadonlySet<string>,
   codecOf: StateCodecOf | undefined,
   contextOnlyHandlers: ReadonlySet<string>,
-  shimMembers: ReadonlySet<string>,
+  shimMembers: ShimMembers,
 ): { notes: string[]; undriven: UndrivenCall[] } {
   const edits: TextEdit[] = [];
   const notes: string[] = [];
@@ -169,9 +173,10 @@ function reshapeContextMocks(
     const end = sourceFile.getEnd();
     edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${spyAnswerHelperText(typescript)}` });
   }
-  if (shimAnswered.edits.length > 0) {
+  // at one position the edit toolkit puts a later edit first: the declaring helper comes first in the file
+  for (const helper of (['undeclared', 'declaring'] as const).filter((h) => shimAnswered.helpers.includes(h))) {
     const end = sourceFile.getEnd();
-    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${shimClientHelperText(typescript)}` });
+    edits.push({ start: end, end, text: `${sourceFile.getFullText().endsWith('\n') ? '' : '\n'}${shimClientHelperText(typescript, helper === 'undeclared')}` });
   }
   let output: string;
   try {

@@ -12,6 +12,7 @@ import { findTestMockNodes, looksLikeTestFile, mockedMethod, type MockMatch } fr
 import { applyEdits, type TextEdit } from '../text-edits.js';
 import { planClientAnswers, type ClientAnswerPlan } from './client-answer.js';
 import { withoutDrivenFakes } from './driven-fakes.js';
+import { SHIM_SENT_MEMBERS } from './shim-answered-calls.js';
 
 export const TEST_MOCK_ADVICE =
   'the migrated handler returns input_required instead of sending this request (only the SDK\'s legacy shim still sends ' +
@@ -57,12 +58,26 @@ export interface ScanOptions {
    * (`spy-answers.ts`): reported as rewritten, as the call now goes through them.
    */
   answering?: ReadonlySet<number>;
+  /** Those of `answering` that fail, whose test's call is driven as a client not declaring their capability (`shim-answered-calls.ts`). */
+  undeclared?: ReadonlySet<number>;
+  /** Failing assigned mocks at a request-handler call that is not driven: why, added to their flag's reason (`shim-answered-calls.ts`). */
+  undrivenFailing?: ReadonlyMap<number, string>;
 }
 
 const SPY_ANSWER_NOTE =
   'the spy answers the inputRequests of the migrated handler the test calls: the call goes through the helper added at the end of this file, which calls the spy with each request\'s params and retries with the answers';
 const SHIM_ANSWER_NOTE =
   'the mock answers the inputRequests of the migrated handler through the SDK\'s legacy shim: the test\'s calls of the server\'s request handler go through the helper added at the end of this file, which first initializes the server as a 2025-era client declaring the mock\'s capability';
+
+/** A failing mock whose test's call is driven as a client that did not declare the request's capability. */
+function undeclaredNote(member: string): string {
+  const capability = SHIM_SENT_MEMBERS[member] ?? member;
+  return (
+    `the mock fails the request, which the legacy handler's catch took as a client that cannot be asked (the legacy request failed too for a client that did not declare ${capability}): ` +
+    `the test's calls of the server's request handler go through the helper added at the end of this file, which first initializes the server as a 2025-era client that does not declare ${capability}, ` +
+    `for which the migrated capability check fails into that catch (the mock itself is no longer called; a client that declares ${capability} and fails the request now fails the call, as the request's own site says)`
+  );
+}
 
 /** Whether a mock of `name` fakes a request the migration changed. */
 function mocksMigratedRequest(name: string, migrated: ReadonlySet<LegacyMethod> | undefined): boolean {
@@ -93,7 +108,7 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
   const after = options.drivenFrom === undefined ? undefined : findTestMockNodes(file, options.drivenFrom);
   const matches = withoutDrivenFakes(sourceFile, reported(found.matches), after && { sourceFile: after.sourceFile, matches: reported(after.matches) });
   if (matches.length === 0) return { sites: [], output: text };
-  const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planRewrites(sourceFile, matches, options.answering);
+  const { plans, edits } = options.rewrite === false ? { plans: matches.map(() => ({ rewritten: false as const, why: '' })), edits: [] } : planRewrites(sourceFile, matches, options.answering, options.undeclared);
   const sites: SiteResult[] = [];
   // Markers: insertions at the start of the line of a flagged mock's statement, one per line.
   const markers: TextEdit[] = [];
@@ -105,7 +120,9 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
       sites.push({ ...site, status: 'migrated', reason: plan.note });
       return;
     }
-    const reason = plan.why ? `${base}; not rewritten: ${plan.why}` : base;
+    const failing = options.undrivenFailing?.get(match.node.getStart(sourceFile));
+    const why = plan.why && failing ? `${plan.why}; ${failing}` : plan.why;
+    const reason = why ? `${base}; not rewritten: ${why}` : base;
     sites.push({ ...site, status: 'flagged', reason, advice: TEST_MOCK_ADVICE });
     const anchorStart = markerAnchor(match.node).getStart(sourceFile);
     const lineStart = text.lastIndexOf('\n', anchorStart - 1) + 1;
@@ -119,11 +136,11 @@ export function scanTestMocks(file: string, text: string, options: ScanOptions =
 }
 
 /** The client-answer rewrites of the matches, but for the spies answering a driven handler call (rewritten by that call's route). */
-function planRewrites(sourceFile: ts.SourceFile, matches: MockMatch[], answering: ReadonlySet<number> = new Set()): { plans: ClientAnswerPlan[]; edits: TextEdit[] } {
+function planRewrites(sourceFile: ts.SourceFile, matches: MockMatch[], answering: ReadonlySet<number> = new Set(), undeclared: ReadonlySet<number> = new Set()): { plans: ClientAnswerPlan[]; edits: TextEdit[] } {
   const answers = (match: MockMatch) => (match.shape === 'spy' || match.shape === 'assigned') && answering.has(match.node.getStart(sourceFile));
   const planned = planClientAnswers(sourceFile, matches.filter((m) => !answers(m)));
   let next = 0;
-  const plans = matches.map((match): ClientAnswerPlan => (answers(match) ? { rewritten: true, method: mockedMethod(match.name) as LegacyMethod, note: match.shape === 'spy' ? SPY_ANSWER_NOTE : SHIM_ANSWER_NOTE } : planned.plans[next++]!));
+  const plans = matches.map((match): ClientAnswerPlan => (answers(match) ? { rewritten: true, method: mockedMethod(match.name) as LegacyMethod, note: match.shape === 'spy' ? SPY_ANSWER_NOTE : undeclared.has(match.node.getStart(sourceFile)) ? undeclaredNote(match.name) : SHIM_ANSWER_NOTE } : planned.plans[next++]!));
   return { plans, edits: planned.edits };
 }
 
@@ -138,10 +155,10 @@ function withRewritesAndMarkers(text: string, edits: TextEdit[], markers: TextEd
 }
 
 /** The test-mock sites of one test file (lines of the original text) and its text with them rewritten or marked. */
-export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>, rewrite = true, answering?: ReadonlySet<number>): TestMockScan | undefined {
+export function mockSites(file: string, original: string, before: string, migrated: ReadonlySet<LegacyMethod>, rewrite = true, answering?: { mocks: ReadonlySet<number>; undeclared: ReadonlySet<number>; undrivenFailing: ReadonlyMap<number, string> }): TestMockScan | undefined {
   const atOriginal = scanTestMocks(file, original, { rewrite: false, migrated, drivenFrom: before });
   if (atOriginal.sites.length === 0) return undefined;
-  let scanned = scanTestMocks(file, before, { migrated, rewrite, ...(answering ? { answering } : {}) });
+  let scanned = scanTestMocks(file, before, { migrated, rewrite, ...(answering ? { answering: answering.mocks, undeclared: answering.undeclared, undrivenFailing: answering.undrivenFailing } : {}) });
   // The upgrade does not touch mocks, so both texts list them in the same order; if not, only mark.
   if (scanned.sites.length !== atOriginal.sites.length) scanned = scanTestMocks(file, before, { rewrite: false, migrated });
   return {

@@ -22,13 +22,33 @@
  * behaves the same with the capability declared or unknown. Only calls of a tools/call, prompts/get
  * or resources/read handler taken from the map of a server (a plain name) that the calling test
  * assigns such a mock on before the call, directly or through a same-file function it gives that server.
+ *
+ * A mock that fails the request (`vi.fn().mockRejectedValue(...)`) stands for a client that cannot
+ * be asked, whose failure the legacy handler's catch took. Through the shim a client that declared
+ * the capability and fails it gets the call's error result instead, so declaring it would not test
+ * that catch. A 2025-era client that did not declare it still reaches it: the migrated handler's
+ * capability check throws where the request was. So the call goes through a second helper that does
+ * not declare the failing mocks' capabilities, when every migrated request of that kind fails for
+ * such a client into the catch its legacy failure went to (`undeclaredCaught`, rewrite/fail-open.ts)
+ * and the test does not read the mock, which is then never called. Otherwise the call stays as it
+ * is and the mock flagged, with why.
  */
-import { MRTR_METHODS } from '@mcp-mrtr/surface';
-import { Node, SyntaxKind, type BinaryExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
+import { MRTR_METHODS, SERVER_METHOD_TO_LEGACY } from '@mcp-mrtr/surface';
+import { Node, SyntaxKind, type BinaryExpression, type PropertyAccessExpression, type SourceFile, type Symbol as MorphSymbol } from 'ts-morph';
 import { referencesOf, unwrapExpression } from '../find/resolve.js';
 import type { TextEdit } from '../text-edits.js';
 
 export const SHIM_CLIENT_HELPER = 'callAsClientOfServerMocks';
+/** The helper for a call whose mocks of some members fail: it declares the capabilities of the others only. */
+export const SHIM_UNDECLARED_HELPER = 'callAsClientOfServerMocksWithout';
+
+/**
+ * Per member the shim sends with (`createMessage`, `listRoots`) whose request the run migrated:
+ * whether a test's failing mock of it is driven as a client that did not declare its capability
+ * (run/test-mocks.ts: every migrated site of its request fails, for such a client, into the catch the
+ * legacy failure went to).
+ */
+export type ShimMembers = ReadonlyMap<string, boolean>;
 
 /** The server members the SDK's legacy shim sends with, and the client capability each needs. */
 export const SHIM_SENT_MEMBERS: Readonly<Record<string, string>> = { createMessage: 'sampling', listRoots: 'roots' };
@@ -41,34 +61,110 @@ export interface ShimAnsweredCalls {
   notes: string[];
   /** The start positions of the assignments answering the calls (reported as rewritten, not flagged). */
   mocks: number[];
+  /** Those of `mocks` that fail the request: every call they are in effect for is driven as a client not declaring its capability. */
+  undeclared: number[];
+  /** The helpers the edits call, to append to the file. */
+  helpers: Array<'declaring' | 'undeclared'>;
+  /** The failing mocks in effect at a call that is not driven (they stay flagged): why, by start position. */
+  undrivenFailing: Map<number, string>;
 }
 
 /**
  * The edits routing the file's calls of a server's own request handler through the helper, for the
  * servers the file assigns a mock of one of `members` on (the members whose request the run migrated).
+ * The mocks in effect at a call are the ones its test set last before it, one per member. A call
+ * whose mock of a member fails the request (`mockRejectedValue`) goes through the helper that does
+ * not declare that member's capability, when the member allows it (`ShimMembers`) and the test
+ * does not read that member (`expect(server.createMessage)...`: the mock is no longer called);
+ * otherwise the call keeps its text and the failing mock stays flagged.
  */
-export function shimAnsweredCalls(sourceFile: SourceFile, members: ReadonlySet<string>): ShimAnsweredCalls {
-  const out: ShimAnsweredCalls = { edits: [], notes: [], mocks: [] };
+export function shimAnsweredCalls(sourceFile: SourceFile, members: ShimMembers): ShimAnsweredCalls {
+  const out: ShimAnsweredCalls = { edits: [], notes: [], mocks: [], undeclared: [], helpers: [], undrivenFailing: new Map() };
   const text = sourceFile.getFullText();
-  if (members.size === 0 || !text.includes('_requestHandlers') || new RegExp(`\\b${SHIM_CLIENT_HELPER}\\b`).test(text)) return out;
+  if (members.size === 0 || !text.includes('_requestHandlers') || new RegExp(`\\b(${SHIM_CLIENT_HELPER}|${SHIM_UNDECLARED_HELPER})\\b`).test(text)) return out;
   const mocks = new Set<BinaryExpression>();
+  const failing = new Set<BinaryExpression>();
+  const undriven = new Set<BinaryExpression>();
+  const helpers = new Set<'declaring' | 'undeclared'>();
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const server = requestHandlerServer(call.getExpression());
     if (!server || call.getArguments().length !== 2 || call.getArguments().some((a) => Node.isSpreadElement(a))) continue;
-    const assigned = assignedMocksOn(sourceFile, server.symbol, members).filter((mock) => mock.setBefore(call)).map((mock) => mock.assignment);
+    const assigned = mocksInEffect(assignedMocksOn(sourceFile, server.symbol, members), call);
     if (assigned.length === 0) continue;
-    assigned.forEach((m) => mocks.add(m));
+    const fails = assigned.filter((m) => rejects(m.getRight()));
+    const withheld = [...new Set(fails.map(memberOf))];
+    fails.forEach((m) => failing.add(m));
+    const why = withheld.map((member) => undrivenWhy(call, member, members, fails)).find((w) => w !== undefined);
+    if (why !== undefined) {
+      fails.forEach((m) => {
+        undriven.add(m);
+        if (!out.undrivenFailing.has(m.getStart())) out.undrivenFailing.set(m.getStart(), why);
+      });
+      continue;
+    }
     const callee = call.getExpression();
     const openParen = call.getFirstChildByKind(SyntaxKind.OpenParenToken);
     if (!openParen) continue;
-    out.edits.push({ start: callee.getStart(), end: openParen.getEnd(), text: `${SHIM_CLIENT_HELPER}(${server.name}, ${callee.getText()}, ` });
+    assigned.forEach((m) => mocks.add(m));
     const lines = assigned.map((m) => m.getStartLineNumber()).join(', ');
+    if (withheld.length === 0) {
+      helpers.add('declaring');
+      out.edits.push({ start: callee.getStart(), end: openParen.getEnd(), text: `${SHIM_CLIENT_HELPER}(${server.name}, ${callee.getText()}, ` });
+      out.notes.push(
+        `${call.getStartLineNumber()}: the test calls ${server.name}'s own request handler, whose SDK legacy shim answers the migrated handler's input_required with the mock assigned on ${server.name} (line ${lines}) only for a client that declared its capability at initialize; the call goes through ${SHIM_CLIENT_HELPER} (added at the end of this file), which first initializes ${server.name} as a 2025-era client declaring the capabilities of the mocks assigned on it`,
+      );
+      continue;
+    }
+    helpers.add('undeclared');
+    const capabilities = withheld.map((member) => SHIM_SENT_MEMBERS[member]).join(' or ');
+    out.edits.push({ start: callee.getStart(), end: openParen.getEnd(), text: `${SHIM_UNDECLARED_HELPER}(${server.name}, [${withheld.map((m) => `'${m}'`).join(', ')}], ${callee.getText()}, ` });
     out.notes.push(
-      `${call.getStartLineNumber()}: the test calls ${server.name}'s own request handler, whose SDK legacy shim answers the migrated handler's input_required with the mock assigned on ${server.name} (line ${lines}) only for a client that declared its capability at initialize; the call goes through ${SHIM_CLIENT_HELPER} (added at the end of this file), which first initializes ${server.name} as a 2025-era client declaring the capabilities of the mocks assigned on it`,
+      `${call.getStartLineNumber()}: the test calls ${server.name}'s own request handler with the mock assigned on ${server.name} (line ${fails.map((m) => m.getStartLineNumber()).join(', ')}) failing the request, which the legacy handler's catch took as a client that cannot be asked; the call goes through ${SHIM_UNDECLARED_HELPER} (added at the end of this file), which first initializes ${server.name} as a 2025-era client that does not declare ${capabilities}, for which the migrated capability check fails into that catch`,
     );
   }
-  out.mocks = [...mocks].map((m) => m.getStart());
+  out.mocks = [...mocks].filter((m) => !undriven.has(m)).map((m) => m.getStart());
+  out.undeclared = [...mocks].filter((m) => failing.has(m) && !undriven.has(m)).map((m) => m.getStart());
+  out.helpers = [...helpers];
   return out;
+}
+
+function memberOf(assignment: BinaryExpression): string {
+  return (assignment.getLeft() as PropertyAccessExpression).getName();
+}
+
+/**
+ * Why a call whose mock of `member` fails the request is not driven as a client that did not declare
+ * its capability, or undefined when it is: the run does not allow it for the member, or the test
+ * calling the request handler names the member anywhere but in the failing mocks' own assignments.
+ */
+function undrivenWhy(call: Node, member: string, members: ShimMembers, fails: BinaryExpression[]): string | undefined {
+  const capability = SHIM_SENT_MEMBERS[member];
+  const failure = `this mock fails the request, and through the shim a client that declared ${capability} and fails it gets the call's error result, which the migrated handler never sees`;
+  if (members.get(member) !== true) {
+    return `${failure}; as a client that did not declare ${capability} the test is not driven either: not every migrated ${SERVER_METHOD_TO_LEGACY[member]} request fails for such a client, where its legacy failure went, into a catch that does not read the error`;
+  }
+  const fn = call.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
+  const own = new Set<Node>(fails.map((m) => m.getLeft()));
+  const names = fn?.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression).filter((p) => p.getName() === member && !own.has(p)) ?? [];
+  const elements = fn?.getDescendantsOfKind(SyntaxKind.ElementAccessExpression).filter((e) => e.getArgumentExpression()?.getText().slice(1, -1) === member) ?? [];
+  const read = [...names, ...elements].sort((a, b) => a.getStart() - b.getStart())[0];
+  if (!fn || read) {
+    const where = read ? ` (line ${read.getStartLineNumber()})` : '';
+    return `${failure}; as a client that did not declare ${capability} (whose capability check fails into the handler's catch as the failure did) the mock is never called, and the test reads ${member}${where}`;
+  }
+  return undefined;
+}
+
+/** The assignments in effect at `call`: per member, the one whose setter its test ran last before it. */
+function mocksInEffect(assigned: AssignedMock[], call: Node): BinaryExpression[] {
+  const latest = new Map<string, { assignment: BinaryExpression; at: number }>();
+  for (const mock of assigned) {
+    const at = mock.setAt(call);
+    const member = memberOf(mock.assignment);
+    const current = latest.get(member);
+    if (at !== undefined && (!current || at > current.at)) latest.set(member, { assignment: mock.assignment, at });
+  }
+  return [...latest.values()].map((m) => m.assignment);
 }
 
 /** `<server>._requestHandlers.get('tools/call')`, directly or through a const: the server's name and symbol. */
@@ -93,10 +189,10 @@ function requestHandlerServer(callee: Node): { name: string; symbol: MorphSymbol
   return symbol && { name: server.getText(), symbol };
 }
 
-/** An assignment of a mock on the server, and whether the test calling the request handler made it before the call. */
+/** An assignment of a mock on the server, and where the test calling the request handler made it before the call (its latest setter there). */
 interface AssignedMock {
   assignment: BinaryExpression;
-  setBefore(call: Node): boolean;
+  setAt(call: Node): number | undefined;
 }
 
 /**
@@ -104,25 +200,29 @@ interface AssignedMock {
  * or a parameter of a same-file function that a call gives the server. A mock is set before a call
  * when the assignment, or such a call of its function, comes earlier in the calling test's own function.
  */
-function assignedMocksOn(sourceFile: SourceFile, server: MorphSymbol, members: ReadonlySet<string>): AssignedMock[] {
+function assignedMocksOn(sourceFile: SourceFile, server: MorphSymbol, members: ShimMembers): AssignedMock[] {
   const out: AssignedMock[] = [];
   for (const assignment of sourceFile.getDescendantsOfKind(SyntaxKind.BinaryExpression)) {
     const left = assignment.getLeft();
     if (assignment.getOperatorToken().getKind() !== SyntaxKind.EqualsToken || !Node.isPropertyAccessExpression(left) || !members.has(left.getName())) continue;
-    if (rejects(assignment.getRight())) continue;
     const target = unwrapExpression(left.getExpression());
     const symbol = Node.isIdentifier(target) ? target.getSymbol() : undefined;
     const parameter = symbol?.getDeclarations()[0];
     const setters = symbol === server ? [assignment] : parameter && Node.isParameterDeclaration(parameter) ? callsGivingServer(parameter, server) : [];
-    if (setters.length > 0) out.push({ assignment, setBefore: (call) => setters.some((setter) => earlierInSameFunction(setter, call)) });
+    const setAt = (call: Node): number | undefined => {
+      const before = setters.filter((setter) => earlierInSameFunction(setter, call)).map((setter) => setter.getStart());
+      return before.length > 0 ? Math.max(...before) : undefined;
+    };
+    if (setters.length > 0) out.push({ assignment, setAt });
   }
   return out;
 }
 
 /**
  * Whether the mock is configured to reject (`vi.fn().mockRejectedValue(...)`): the legacy handler
- * saw that error (its catch ran), while the shim turns a failed answer into the call's error result
- * before the migrated handler runs again, so the test's expectation no longer holds and its flag stays.
+ * saw that error (its catch ran), while the shim turns a failed answer of a client that declared the
+ * capability into the call's error result before the migrated handler runs again. Such a call is
+ * driven as a client that did not declare it, or not at all.
  */
 function rejects(mock: Node): boolean {
   for (let n: Node = unwrapExpression(mock); Node.isCallExpression(n); ) {
@@ -158,24 +258,38 @@ function earlierInSameFunction(setter: Node, call: Node): boolean {
   return !!fn && setter.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) === fn && setter.getStart() < call.getStart();
 }
 
-/** The helper's text (TypeScript annotations in a TypeScript file), to append to the file. */
-export function shimClientHelperText(typescript: boolean): string {
+/** The helper's text (TypeScript annotations in a TypeScript file), to append to the file; `undeclared`: the helper not declaring the capabilities of given members. */
+export function shimClientHelperText(typescript: boolean, undeclared = false): string {
   const t = (annotation: string): string => (typescript ? annotation : '');
   const members = Object.entries(SHIM_SENT_MEMBERS).map(([member, capability]) => `['${member}', '${capability}']`).join(', ');
+  const sent = Object.keys(SHIM_SENT_MEMBERS).join(' / ');
+  const doc = undeclared
+    ? ` * Calls a server's own request handler as a 2025-era client that did not declare the capabilities
+ * of the requests of \`withheld\`, members whose mocks fail (written by mcp-mrtr): the legacy
+ * handler's catch took that failure as a client that cannot be asked, and for a client that did not
+ * declare the capability the migrated handler's capability check fails into that catch. A server no
+ * client initialized is initialized first, through its own initialize handler, declaring the
+ * capabilities of the other mocks assigned on it (${sent}) only.`
+    : ` * Calls a server's own request handler as a 2025-era client that answers with the test's mocks
+ * (written by mcp-mrtr): the migrated handler returns input_required, which the SDK's legacy shim
+ * answers with the server's ${sent} (the mocks assigned on it) only for a
+ * client that declared the capability at initialize. A server no client initialized is initialized
+ * first, through its own initialize handler, declaring the capabilities of the mocks on it.`;
+  const name = undeclared ? SHIM_UNDECLARED_HELPER : SHIM_CLIENT_HELPER;
+  const withheld = undeclared ? `, withheld${t(': string[]')}` : '';
+  const declares = undeclared ? ' && !withheld.includes(member)' : '';
+  // declaring nothing is what this helper is for: it initializes the server even then
+  const initializes = undeclared ? '' : ' && Object.keys(capabilities).length > 0';
   return `
 /**
- * Calls a server's own request handler as a 2025-era client that answers with the test's mocks
- * (written by mcp-mrtr): the migrated handler returns input_required, which the SDK's legacy shim
- * answers with the server's ${Object.keys(SHIM_SENT_MEMBERS).join(' / ')} (the mocks assigned on it) only for a
- * client that declared the capability at initialize. A server no client initialized is initialized
- * first, through its own initialize handler, declaring the capabilities of the mocks on it.
+${doc}
  */
-async function ${SHIM_CLIENT_HELPER}(server${t(': any')}, handler${t(': Function')}, ...args${t(': any[]')})${t(': Promise<any>')} {
+async function ${name}(server${t(': any')}${withheld}, handler${t(': Function')}, ...args${t(': any[]')})${t(': Promise<any>')} {
   const capabilities${t(': Record<string, object>')} = {};
   for (const [member, capability] of [${members}]) {
-    if (Object.prototype.hasOwnProperty.call(server, member)) capabilities[capability] = {};
+    if (Object.prototype.hasOwnProperty.call(server, member)${declares}) capabilities[capability] = {};
   }
-  if (server.getClientCapabilities() === undefined && Object.keys(capabilities).length > 0) {
+  if (server.getClientCapabilities() === undefined${initializes}) {
     const initialize = { method: 'initialize', params: { protocolVersion: '${LEGACY_REVISION}', capabilities, clientInfo: { name: 'mcp-mrtr-test-client', version: '1.0.0' } } };
     await server._requestHandlers.get('initialize')(initialize, args[args.length - 1]);
   }
