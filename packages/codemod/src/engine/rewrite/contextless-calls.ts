@@ -49,7 +49,13 @@ export function contextlessCallers(reach: Reach): ContextlessCallers | string | 
   // call (a tracer's callback) or held in a variable assigned elsewhere is not a helper it rewrites
   for (const { path } of reach.handlers) {
     const indirect = path.find((step) => resolveCallee(step.call.getExpression()) !== step.callee);
-    if (indirect) return `a handler reaches \`${name}\` through \`${abbreviate(indirect.call.getExpression().getText(), 40)}(…)\` (${place(indirect.call, fn)}), which does not call the function it runs by name, so the context cannot be handed down to it`;
+    if (!indirect) continue;
+    const through = `a handler reaches \`${name}\` through \`${abbreviate(indirect.call.getExpression().getText(), 40)}(…)\` (${place(indirect.call, fn)})`;
+    // a callback (a tracer's): the context may reach the function inside it, but not its result back out
+    if (indirect.call.getArguments().some((argument) => argument === indirect.callee)) {
+      return `${through}, which runs it inside a callback it is handed: the rewritten \`${name}\` would return its input_required result to that callback, and \`${abbreviate(indirect.call.getExpression().getText(), 40)}\`, which the rewrite does not change, would have to hand it back to the handler`;
+    }
+    return `${through}, which does not call the function it runs by name, so the context cannot be handed down to it`;
   }
   const index = sentOnIndex(reach, fn);
   const params = (fn as Node & { getParameters(): ParameterDeclaration[] }).getParameters();
