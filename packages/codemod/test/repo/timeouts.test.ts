@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ts } from 'ts-morph';
 import { afterAll, describe, expect, it } from 'vitest';
 import config from '../../vitest.config.js';
+import pluginConfig from '../../../eslint-plugin/vitest.config.js';
 import { CHILD_PROCESS_TIMEOUT_MS as PLUGIN_CHILD_PROCESS_TIMEOUT_MS } from '../../../eslint-plugin/test/child-timeouts.js';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 import { cleanupProjects, makeProject, packageRoot, repoRoot } from '../cli/helpers.js';
@@ -48,23 +49,53 @@ export function configuredTimeouts(file: string, text: string): string[] {
 const CHILD_PROCESS_CALLS = new Set(['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'execFileAsync']);
 const TEST_CALLS = new Set(['it', 'test', 'describe']);
 
+/** The numbers `const NAME = 60_000` declarations of `sf` give their names (shadowing aside: a check, not a compiler). */
+function numericConstants(sf: ts.SourceFile): Map<string, number> {
+  const constants = new Map<string, number>();
+  const visit = (node: ts.Node) => {
+    if (ts.isVariableDeclarationList(node) && node.flags & ts.NodeFlags.Const) {
+      for (const declaration of node.declarations) {
+        if (ts.isIdentifier(declaration.name) && declaration.initializer && ts.isNumericLiteral(declaration.initializer)) constants.set(declaration.name.text, Number(declaration.initializer.text.replace(/_/g, '')));
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return constants;
+}
+
+/** The root name of a callee: `it` for `it`, `it.only`, `it.concurrent.skip` and `it.each(rows)`. */
+function rootName(callee: ts.Expression): string | undefined {
+  let current = callee;
+  while (ts.isPropertyAccessExpression(current) || ts.isCallExpression(current)) current = current.expression;
+  return ts.isIdentifier(current) ? current.text : undefined;
+}
+
 /**
- * The literal `timeout`s of `text` below `floor`, as `line: call timeout=value`: in the options of a
- * child-process call (`kind` 'child') or of a test or suite (`kind` 'test').
+ * The `timeout`s of `text` below `floor`, as `line: call timeout=value`: in the options of a
+ * child-process call (`kind` 'child') or of a test or suite (`kind` 'test', also `it.only` and the
+ * like, and vitest's positional timeout, `it(name, fn, 60_000)`). A value is a number literal or the
+ * name of a `const` of this file holding one (`it(name, fn, CASE_TIMEOUT_MS)`).
  */
 export function lowTimeouts(file: string, text: string, kind: 'child' | 'test', floor: number): string[] {
-  if (!text.includes('timeout')) return [];
+  if (!/timeout/i.test(text)) return [];
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const constants = numericConstants(sf);
+  const valueOf = (expression: ts.Expression): number | undefined =>
+    ts.isNumericLiteral(expression) ? Number(expression.text.replace(/_/g, '')) : ts.isIdentifier(expression) ? constants.get(expression.text) : undefined;
   const calls = kind === 'child' ? CHILD_PROCESS_CALLS : TEST_CALLS;
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node)) {
-      const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : node.expression.getText(sf);
-      if (calls.has(callee)) {
-        for (const property of node.arguments.filter(ts.isObjectLiteralExpression).flatMap((options) => [...options.properties])) {
-          if (!ts.isPropertyAssignment(property) || property.name.getText(sf) !== 'timeout' || !ts.isNumericLiteral(property.initializer)) continue;
-          const value = Number(property.initializer.text.replace(/_/g, ''));
-          if (value < floor) found.push(`${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: ${callee} timeout=${value}`);
+      const callee = kind === 'test' ? rootName(node.expression) : ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : node.expression.getText(sf);
+      if (callee !== undefined && calls.has(callee)) {
+        const values = node.arguments.filter(ts.isObjectLiteralExpression).flatMap((options) =>
+          options.properties.flatMap((property) => (ts.isPropertyAssignment(property) && property.name.getText(sf) === 'timeout' ? [valueOf(property.initializer)] : [])),
+        );
+        // vitest's it/test/describe(name, fn, timeout): a number after the name
+        if (kind === 'test') values.push(...node.arguments.slice(1).filter((argument) => !ts.isObjectLiteralExpression(argument)).map(valueOf));
+        for (const value of values) {
+          if (value !== undefined && value < floor) found.push(`${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: ${callee} timeout=${value}`);
         }
       }
     }
@@ -112,6 +143,20 @@ describe("test files keep the config's timeouts", () => {
     expect(lowTimeouts('a.test.ts', text, 'test', 900_000)).toEqual(['3: it timeout=60000']);
   });
 
+  it("reads a test's positional timeout and a file constant given as one (vitest's it(name, fn, timeout))", () => {
+    const text = [
+      'const CASE_TIMEOUT_MS = 60_000;',
+      "it('a', () => {}, 30_000);",
+      'RuleTester.it = (name, fn) => it(name, fn, CASE_TIMEOUT_MS);',
+      'RuleTester.itOnly = (name, fn) => it.only(name, fn, CASE_TIMEOUT_MS);',
+      "test.concurrent('b', { timeout: CASE_TIMEOUT_MS }, () => {});",
+      "it('c', () => {}, 900_000);",
+      "it('d', () => {}, limit);",
+      "it.each([1])('e %i', () => {}, 1000);",
+    ].join('\n');
+    expect(lowTimeouts('a.test.ts', text, 'test', 900_000)).toEqual(['2: it timeout=30000', '3: it timeout=60000', '4: it timeout=60000', '5: test timeout=60000', '8: it timeout=1000']);
+  });
+
   it('no child process a test starts is killed sooner than test/child-timeouts.ts says', () => {
     expect(lowTimeoutsInTests('child', CHILD_PROCESS_TIMEOUT_MS)).toEqual([]);
   });
@@ -128,6 +173,11 @@ describe("test files keep the config's timeouts", () => {
 
   it("no test or suite ends sooner than the config's test timeout", () => {
     expect(lowTimeoutsInTests('test', config.test?.testTimeout ?? 0)).toEqual([]);
+  });
+
+  it("no plugin test or suite ends sooner than the plugin config's test timeout (the RuleTester cases too)", () => {
+    expect(pluginConfig.test?.testTimeout ?? 0).toBeGreaterThanOrEqual(600_000);
+    expect(lowTimeoutsInTests('test', pluginConfig.test?.testTimeout ?? 0, path.join(repoRoot, 'packages/eslint-plugin'))).toEqual([]);
   });
 
   it("a project's own vitest run gives its tests longer than vitest's 5 s default", () => {

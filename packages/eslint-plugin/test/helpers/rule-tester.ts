@@ -6,10 +6,10 @@ import { afterAll, describe, it } from 'vitest';
 
 RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
-// generous per-case timeout: the first typed case builds a TypeScript program on a shared 2-core machine
-const CASE_TIMEOUT_MS = 60_000;
-RuleTester.it = (name: string, fn: () => void) => it(name, fn, CASE_TIMEOUT_MS);
-RuleTester.itOnly = (name: string, fn: () => void) => it.only(name, fn, CASE_TIMEOUT_MS);
+// No timeout of its own: each case gets vitest.config.ts's, sized for a loaded 2-core machine (the
+// first typed case builds a TypeScript program); test/repo/timeouts.test.ts in the codemod checks it.
+RuleTester.it = (name: string, fn: () => void) => it(name, fn);
+RuleTester.itOnly = (name: string, fn: () => void) => it.only(name, fn);
 
 /** typescript-eslint parser without type information (how `recommended` runs in editors). */
 export const tsTester = new RuleTester();
