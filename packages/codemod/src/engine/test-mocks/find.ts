@@ -79,8 +79,28 @@ export interface MockMatch {
   shape: MockShape;
 }
 
+/**
+ * The last few parses, by file and text: one test file's stage parses the same text four to five
+ * times (its original and pre-mock texts, then the rewritten text; the same text when the file had
+ * nothing to rewrite), which was a fifth of a scan of a large non-MCP tree. Nothing changes a parsed
+ * tree or its matches (each caller gets its own copy of the list), so a repeated parse is the same.
+ * A handful of entries: the repeats come from one file at a time.
+ */
+const PARSES_KEPT = 4;
+const parses = new Map<string, { sourceFile: ts.SourceFile; matches: readonly MockMatch[] }>();
+
 /** Finds the legacy-request mocks in one test file, in source order. */
 export function findTestMockNodes(file: string, text: string): { sourceFile: ts.SourceFile; matches: MockMatch[] } {
+  const key = `${file}\0${text}`;
+  let parsed = parses.get(key);
+  if (parsed) parses.delete(key);
+  else parsed = parseTestMocks(file, text);
+  parses.set(key, parsed);
+  if (parses.size > PARSES_KEPT) parses.delete(parses.keys().next().value!);
+  return { sourceFile: parsed.sourceFile, matches: [...parsed.matches] };
+}
+
+function parseTestMocks(file: string, text: string): { sourceFile: ts.SourceFile; matches: MockMatch[] } {
   const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
   const matches: MockMatch[] = [];
   const visit = (node: ts.Node): void => {
