@@ -162,11 +162,16 @@ function answersOf(expression: Expression | Node): ObjectLiteralExpression[] {
   return out;
 }
 
-/** Object literals a function returns (an arrow's expression body, its return statements). */
+/**
+ * Object literals a function returns (an arrow's expression body, its return statements), through
+ * resolve.ts's wrappers (parentheses, as, !, satisfies, type assertions) and `await`: an async fake
+ * returning `await x` returns what `x` holds.
+ */
 function returnedLiterals(fn: Node): ObjectLiteralExpression[] {
   const unwrap = (n: Node | undefined): Node | undefined => {
-    while (n && (Node.isParenthesizedExpression(n) || Node.isAsExpression(n) || Node.isAwaitExpression(n))) n = n.getExpression();
-    return n;
+    let current = unwrapExpression(n);
+    while (current && Node.isAwaitExpression(current)) current = unwrapExpression(current.getExpression());
+    return current;
   };
   const out: ObjectLiteralExpression[] = [];
   if (Node.isArrowFunction(fn)) {
@@ -174,7 +179,9 @@ function returnedLiterals(fn: Node): ObjectLiteralExpression[] {
     if (body && Node.isObjectLiteralExpression(body)) out.push(body);
   }
   for (const ret of fn.getDescendantsOfKind(SyntaxKind.ReturnStatement)) {
-    if (ret.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) !== fn) continue;
+    // ts-morph's function-like declarations leave out function expressions: without them a fake
+    // written `vi.fn(async function () { return ... })` had no answers, and one nested in an arrow gave it its own
+    if (ret.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a) || Node.isFunctionExpression(a)) !== fn) continue;
     const value = unwrap(ret.getExpression());
     if (value && Node.isObjectLiteralExpression(value)) out.push(value);
   }
