@@ -87,6 +87,17 @@ describe('files the pre-filter sets aside take part in the hold-back', () => {
     expect(outcome(filtered, dir)).toEqual(outcome(full, fullDir));
   });
 
+  it('the same when every import of the set-aside file goes through a tsconfig paths alias', async () => {
+    const tsconfig = { ...NODE_TSCONFIG, compilerOptions: { ...NODE_TSCONFIG.compilerOptions, paths: { '#lib/*': ['./src/*'] } } };
+    const shared = SHARED.replace("'./jobs.js'", "'#lib/jobs.js'");
+    const confirm = CONFIRM.replace("from './shared.js'", "from '#lib/shared.js'");
+    const { dir, fullDir, filtered, full, errorsBefore, errorsAfter, of } = await bothModes({ 'src/jobs.ts': JOBS, 'src/shared.ts': shared, 'src/confirm.ts': confirm }, tsconfig);
+    expect(errorsBefore).toEqual([]);
+    expect(errorsAfter).toEqual([]);
+    expect(of('confirm.ts').sites.find((s) => s.method === 'elicitation/create')?.reason).toContain('src/shared.ts:1 imports `server`');
+    expect(outcome(filtered, dir)).toEqual(outcome(full, fullDir));
+  });
+
   it('an untyped JavaScript module the held file imports is counted among the files held with it', async () => {
     const jobs = JOBS.replace("import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';", "import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';\nimport { label } from './label.js';").replace("name: 'jobs'", "name: label('jobs')");
     const label = 'export function label(name) {\n  return `[${name}]`;\n}\n';

@@ -129,6 +129,28 @@ export function siteImporters(siteFiles: Iterable<string>, importers: Map<string
   return out;
 }
 
+const ANY_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])([^'".\n][^'"\n]*)\1/g;
+
+/**
+ * File → its importers through the tsconfig's `paths` aliases (`@/lib/x`, `#lib/x`), which
+ * `importerGraph` does not follow: the specifiers one of `patterns` (the `paths` keys) matches,
+ * resolved by `resolve` (the compiler's module resolution) to a file among `known`.
+ */
+export function aliasImporterGraph(inputs: PrefilterInput[], known: Set<string>, patterns: readonly string[], resolve: (specifier: string, file: string) => string | undefined): Map<string, string[]> {
+  const matches = (spec: string) => patterns.some((p) => (p.includes('*') ? spec.startsWith(p.slice(0, p.indexOf('*'))) && spec.endsWith(p.slice(p.indexOf('*') + 1)) : spec === p));
+  const importers = new Map<string, string[]>();
+  for (const input of inputs) {
+    ANY_SPECIFIER.lastIndex = 0;
+    for (let m = ANY_SPECIFIER.exec(input.text); m; m = ANY_SPECIFIER.exec(input.text)) {
+      if (!matches(m[2]!)) continue;
+      const target = resolve(m[2]!, input.path);
+      if (!target || !known.has(target) || target === input.path) continue;
+      importers.set(target, [...(importers.get(target) ?? []), input.path]);
+    }
+  }
+  return importers;
+}
+
 /**
  * Every file that `start` reaches through imports in either direction (it imports, or is imported
  * by, a file reached), `start` included: the files of their import components.

@@ -3,11 +3,11 @@
  * (src/run/state.ts). `migrateInputs` (src/migrate.ts) loads the run (src/run/load.ts) and runs
  * them one after the other; a test can swap the list through `RunEnv.stages`.
  */
-import type { Node, SourceFile } from 'ts-morph';
+import { ts, type Node, type SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../engine/find/index.js';
 import { buildLineMap } from '../engine/line-map.js';
 import type { Site } from '../engine/model.js';
-import { importConnected, siteImporters } from '../engine/prefilter.js';
+import { aliasImporterGraph, importConnected, siteImporters } from '../engine/prefilter.js';
 import { nearestPackageDir, readManifest, unbounded } from '../engine/package-dir.js';
 import { computeReaches, lineOf } from '../engine/reach/index.js';
 import { scopeName } from '../engine/scope-name.js';
@@ -89,12 +89,28 @@ function upgradeFiles(state: RunState, files: LoadedFile[]): void {
 function loadSetAsideSharers(state: RunState): LoadedFile[] {
   const { selection, deferred } = state;
   if (!selection.importers || deferred.size === 0) return [];
-  const connected = importConnected(state.loaded.map((f) => f.path), selection.importers);
+  const connected = importConnected(state.loaded.map((f) => f.path), withAliasImports(state, selection.importers));
   return [...connected].filter((p) => deferred.has(p)).sort().flatMap((p) => {
     const d = deferred.get(p)!;
     deferred.delete(p);
     return loadFile(state, d) ?? [];
   });
+}
+
+/**
+ * The pre-filter's import graph with the imports through the tsconfig's `paths` aliases added,
+ * resolved by the compiler: a set-aside file imported and importing only by alias is still on the
+ * chain (test/v1-hold-back-set-aside.test.ts).
+ */
+function withAliasImports(state: RunState, importers: Map<string, string[]>): Map<string, string[]> {
+  const options = state.project.getCompilerOptions();
+  const patterns = Object.keys(options.paths ?? {});
+  if (patterns.length === 0) return importers;
+  const inputs = [...state.loaded.map((f) => ({ path: f.path, text: f.source.body })), ...[...state.deferred.values()].map((d) => ({ path: d.path, text: d.source.body }))];
+  const resolve = (specifier: string, file: string) => ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule?.resolvedFileName;
+  const merged = new Map([...importers].map(([target, list]) => [target, [...list]]));
+  for (const [target, list] of aliasImporterGraph(inputs, new Set(inputs.map((i) => i.path)), patterns, resolve)) merged.set(target, [...(merged.get(target) ?? []), ...list]);
+  return merged;
 }
 
 /**
