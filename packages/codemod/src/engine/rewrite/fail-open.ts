@@ -7,7 +7,7 @@
  * flagged. Elicitation refuses with an answer (decline / cancel), which still reaches the code after
  * the request, and a catch that always rethrows fails the call either way.
  */
-import { Node, SyntaxKind, type Block, type CatchClause } from 'ts-morph';
+import { Node, SyntaxKind, type Block, type CatchClause, type TryStatement } from 'ts-morph';
 import type { Site } from '../model.js';
 import { definitelyExits } from './control-flow.js';
 import { line, siteLabel, type RequestPoint } from './points.js';
@@ -15,10 +15,7 @@ import { line, siteLabel, type RequestPoint } from './points.js';
 /** Why `site`'s fallback would be lost, or undefined. */
 export function lostFailureFallback(site: Site): string | undefined {
   if (site.method !== 'sampling/createMessage' && site.method !== 'roots/list') return undefined;
-  let node: Node = site.node;
-  for (let parent = node.getParent(); parent; node = parent, parent = parent.getParent()) {
-    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) return undefined;
-    if (!Node.isTryStatement(parent) || parent.getTryBlock() !== node) continue;
+  for (const parent of enclosingTries(site.node)) {
     const clause = parent.getCatchClause();
     if (!clause || alwaysThrows(clause.getBlock())) continue;
     const refused = site.method === 'sampling/createMessage' ? 'refuses or fails the sampling request' : 'fails the roots request';
@@ -72,12 +69,19 @@ export function undeclaredFailsIntoCatch(site: Site, point: RequestPoint | undef
 
 /** The catch clause of the innermost try whose block holds `node`, within `node`'s own function. */
 export function enclosingCatch(node: Node): CatchClause | undefined {
-  for (let child = node, parent = node.getParent(); parent; child = parent, parent = parent.getParent()) {
-    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) return undefined;
-    const clause = Node.isTryStatement(parent) && parent.getTryBlock() === child ? parent.getCatchClause() : undefined;
+  for (const statement of enclosingTries(node)) {
+    const clause = statement.getCatchClause();
     if (clause) return clause;
   }
   return undefined;
+}
+
+/** The try statements whose try block holds `node`, innermost first, within `node`'s own function. */
+function* enclosingTries(node: Node): Generator<TryStatement> {
+  for (let child = node, parent = node.getParent(); parent; child = parent, parent = parent.getParent()) {
+    if (Node.isFunctionLikeDeclaration(parent) || Node.isArrowFunction(parent) || Node.isFunctionExpression(parent)) return;
+    if (Node.isTryStatement(parent) && parent.getTryBlock() === child) yield parent;
+  }
 }
 
 /** A catch that binds its error and names it (by text: any identifier of that name) in its block, or destructures it. */
