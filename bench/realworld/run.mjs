@@ -206,6 +206,8 @@ async function main() {
   const repos = only ? all.filter((r) => only.has(r.name)) : all;
   if (only && repos.length !== only.size) throw new Error(`--only names not in ${opts.tsv}: ${[...only].filter((n) => !all.some((r) => r.name === n)).join(', ')}`);
   const fresh = [];
+  // A new --out directory (a scratch run kept apart from the committed results) is made here.
+  mkdirSync(opts.out, { recursive: true });
   for (const repo of repos) {
     fresh.push(await runRepo(repo));
     // Written after every repository, so an interrupted run keeps what it measured.
