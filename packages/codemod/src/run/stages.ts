@@ -5,7 +5,8 @@
  */
 import { ts, type Node, type SourceFile } from 'ts-morph';
 import { findRegistrations, findSites } from '../engine/find/index.js';
-import { buildLineMap } from '../engine/line-map.js';
+import { buildLineMap, originalLineAfter } from '../engine/line-map.js';
+import { withOriginalLines } from '../engine/report-lines.js';
 import type { Site } from '../engine/model.js';
 import { aliasImporterGraph, importConnected, siteImporters } from '../engine/prefilter.js';
 import { nearestPackageDir, readManifest, unbounded } from '../engine/package-dir.js';
@@ -226,7 +227,10 @@ export function servingStage(state: RunState): void {
   // their features off for 2026-07-28 clients (capability-guards.ts). A test's reads are not served
   // by the hosting: they ask a fake or a server the test connects itself (the driver written into a
   // test file reads its fake's getClientCapabilities()).
-  const sessionReads = loaded.filter((f) => !f.failed && !looksLikeTestFile(f.path, f.source.body)).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd()));
+  // they name their lines in the user's file: the rewrite may have changed the file they are in
+  const sessionReads = withOriginalLines(originalLineAfter(state.fileByPath, state.preRewrite), () =>
+    loaded.filter((f) => !f.failed && !looksLikeTestFile(f.path, f.source.body)).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd())),
+  );
   const sitesOf = sitesAsTheyStand(state);
   for (const file of loaded) {
     if (file.failed) continue;

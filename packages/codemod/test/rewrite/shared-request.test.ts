@@ -54,8 +54,10 @@ describe('a kept helper and its handlers share its requests', () => {
     expect(output).toContain('function draftTitleRequest(topic: string): ElicitRequestFormParams {\n  return {\n    message: `Title for ${topic}?`, // asked first\n');
     // an optional parameter: the call always passes it, possibly undefined
     expect(output).toContain('function draftSummaryRequest(topic: string, words: number | undefined): CreateMessageRequestParams {');
-    // the functions go above the helper's doc comment, which stays on the helper
-    expect(output).toMatch(/\n}\n\n\/\*\* Asks for a title, then drafts a summary\. \*\/\nasync function draft\(/);
+    // the functions go right after the helper, whose doc comment stays on it (the handler holds the inlined copy)
+    expect(output).toMatch(/\n\n\/\*\* Asks for a title, then drafts a summary\. \*\/\nasync function draft\(/);
+    const order = ['async function draft(', 'function draftTitleRequest(', 'function draftSummaryRequest(', 'export function createServer('].map((part) => output.indexOf(part));
+    expect(order.every((at, i) => at > (order[i - 1] ?? 0))).toBe(true);
     expect(output).toContain('  const title = await server.server.elicitInput(draftTitleRequest(topic));\n');
     expect(output).toContain('  const summary = await server.server.createMessage(draftSummaryRequest(topic, words));\n');
     expect(output).toMatch(/const titleRequest: ElicitRequestFormParams = draftTitleRequest\(topic\);/);
@@ -63,7 +65,7 @@ describe('a kept helper and its handlers share its requests', () => {
     expect(output).toMatch(/^import \{\n {2}type CreateMessageRequestParams,\n {2}type ElicitRequestFormParams,/);
   });
 
-  it("leaves a request whose parameters read the helper's own locals written out in both (a function before the helper cannot see them)", async () => {
+  it("leaves a request whose parameters read the helper's own locals written out in both (a module-level function cannot see them)", async () => {
     const source = TWO_REQUESTS.replace(
       "    messages: [{ role: 'user', content: { type: 'text', text: `Summarise ${topic} in ${words ?? 50} words` } }],",
       "    messages: [{ role: 'user', content: { type: 'text', text: `Summarise ${local}` } }],",

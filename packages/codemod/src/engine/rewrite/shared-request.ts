@@ -7,7 +7,7 @@
  * write the request's parameters out a second time: a reviewer reads them twice and a later change
  * to the request has to be made twice. So when the parameters are an object literal that reads only
  * the helper's parameters and names from outside the helper, the literal moves into a small function
- * declared before the helper (`summarizeRequest(text)`), and both the kept helper and the copy call
+ * declared after the helper (`summarizeRequest(text)`), and both the kept helper and the copy call
  * it where the literal was. The kept helper does exactly what it did: the same literal, evaluated at
  * the same point, from the same values; its comments move with it.
  *
@@ -15,7 +15,7 @@
  * `role: 'user'` to `string`, and `as const` would make its arrays readonly, which the request
  * types do not accept.
  */
-import { Node, SyntaxKind, type ObjectLiteralExpression, type ParameterDeclaration, type SourceFile, type Statement } from 'ts-morph';
+import { Node, SyntaxKind, type ObjectLiteralExpression, type ParameterDeclaration, type Statement } from 'ts-morph';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
 import type { FunctionWithBody } from './function-body.js';
@@ -25,7 +25,7 @@ import { indentOf, indentUnit, type TextEdit } from '../text-edits.js';
 const PARAMS_TYPE: Partial<Record<string, string>> = { elicitation: 'ElicitRequestFormParams', sampling: 'CreateMessageRequestParams' };
 
 export interface SharedRequests {
-  /** The functions, inserted before the helper's declaration (above its doc comment). */
+  /** The functions, inserted right after the helper's declaration (before its copy). */
   insertion: TextEdit;
   /** Each shared request's parameters (positions in the file) replaced by a call of its function. */
   calls: TextEdit[];
@@ -66,8 +66,11 @@ export function shareRequests(helper: FunctionWithBody, declaration: Statement, 
     if (typed) types.add(type);
   }
   if (functions.length === 0) return undefined;
-  const at = startAbove(declaration);
-  return { insertion: { start: at, end: at, text: `${functions.join('\n\n')}\n\n` }, calls, types };
+  // After the helper, not above it: the report's lines are read back through a line diff of the text
+  // before and after the rewrite, and the helper's own lines (a capability check before its request)
+  // only keep their alignment when the moved literal comes after them.
+  const at = declaration.getEnd();
+  return { insertion: { start: at, end: at, text: `\n\n${functions.join('\n\n')}` }, calls, types };
 }
 
 /** A request method called with the literal as its first argument (not a generic sender's `{ method, params }`, whose params type differs), not a URL elicitation. */
@@ -125,13 +128,3 @@ function reindented(params: Node, from: string, to: string): string {
     .join('\n');
 }
 
-/** Where the declaration's block starts: its leading comments that touch it (no blank line between), else the declaration itself. */
-function startAbove(declaration: Statement): number {
-  const text = (declaration.getSourceFile() as SourceFile).getFullText();
-  let start = declaration.getStart();
-  for (const range of [...declaration.getLeadingCommentRanges()].reverse()) {
-    if ((text.slice(range.getEnd(), start).match(/\n/g) ?? []).length > 1) break;
-    start = range.getPos();
-  }
-  return start;
-}

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { Node, SyntaxKind, type CallExpression, type SourceFile } from 'ts-morph';
 import { GET_CLIENT_CAPABILITIES, TARGET } from '@mcp-mrtr/surface';
+import { reportLine } from '../report-lines.js';
 import { flag, type ServingFinding } from './findings.js';
 
 export interface SessionCapabilityRead {
@@ -27,7 +28,7 @@ export function sessionCapabilityReads(sourceFile: SourceFile, root: string): Se
     const callee = call.getExpression();
     if (!Node.isPropertyAccessExpression(callee) || callee.getName() !== GET_CLIENT_CAPABILITIES || call.getArguments().length > 0) continue;
     if (isPerRequestFallback(call)) continue;
-    reads.push({ node: call, where: `${enclosingName(call)} (${path.relative(root, sourceFile.getFilePath()) || path.basename(sourceFile.getFilePath())}:${call.getStartLineNumber()})` });
+    reads.push({ node: call, where: `${enclosingName(call)} (${path.relative(root, sourceFile.getFilePath()) || path.basename(sourceFile.getFilePath())}:${reportLine(call)})` });
   }
   return reads;
 }
