@@ -207,7 +207,8 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     if (all.length === 0 && suppressed.length > 0) out.push(`No legacy server-to-client request left to attend to (${suppressed.length} suppressed).`);
     else if (all.length === 0) out.push('No legacy server-to-client requests found.');
     // `migrate` would only add markers here: pointing at it would promise a rewrite that does not come
-    else if (summary.sitesMigrated === 0) out.push('No site here can be migrated automatically: each needs a change by hand (reasons above).');
+    // (a flagged site can still be migrated for some of its callers: a helper copied for them)
+    else if (summary.sitesMigrated === 0 && !all.some((x) => x.site.callers?.some((caller) => caller.status === 'migrated'))) out.push('No site here can be migrated automatically: each needs a change by hand (reasons above).');
     else out.push(`Migrate with: mcp-mrtr migrate ${options.paths.map(quote).join(' ')}`);
   } else {
     out.push(`Find every site left to do: ${todoSearchCommand(options.paths)}`);

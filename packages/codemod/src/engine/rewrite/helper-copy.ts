@@ -10,6 +10,7 @@
  * the copy for them, and the helper itself still does what it did for its other callers, flagged
  * there (its text changes only where shared-request.ts moves its request's parameters into a
  * function both call). Handlers that reach it through other functions keep calling it (and stay flagged).
+ * So do handlers left unmigrated for reasons of their own (unmigrated-callers.ts).
  *
  * Only a module-level function (a declaration other than the default export, or
  * `const f = async (...) => ...`), called by name from its own file or through a plain named import
@@ -19,6 +20,12 @@ import { Node, SyntaxKind, type CallExpression, type ImportSpecifier, type Sourc
 import { declarationOf, unwrapExpression } from '../find/resolve.js';
 import { enclosingFunction } from './points.js';
 import { textWithEdits, type TextEdit } from '../text-edits.js';
+
+/** Who still runs the helper as written: callers outside request handlers, handlers left unmigrated (unmigrated-callers.ts). */
+export interface KeptFor {
+  outside: boolean;
+  handlers: boolean;
+}
 
 export interface HelperCopy {
   /** The copy's name (`chooseTargetForHandlers`). */
@@ -35,7 +42,14 @@ export interface HelperCopy {
  * inside the helper (its requests' parameters replaced by calls of the functions it shares with the
  * copy, shared-request.ts), made in the copy too.
  */
-export function helperCopyFor(fn: Node, statement: Statement, helperName: string, calls: Array<{ call: CallExpression; handlerFn: Node }>, shared: TextEdit[] = []): HelperCopy | undefined {
+export function helperCopyFor(
+  fn: Node,
+  statement: Statement,
+  helperName: string,
+  calls: Array<{ call: CallExpression; handlerFn: Node }>,
+  shared: TextEdit[] = [],
+  keptFor: KeptFor = { outside: true, handlers: false },
+): HelperCopy | undefined {
   // a second default export would not compile
   if (Node.isFunctionDeclaration(fn) && fn.isDefaultExport()) return undefined;
   const home = fn.getSourceFile();
@@ -66,7 +80,8 @@ export function helperCopyFor(fn: Node, statement: Statement, helperName: string
   const text = textWithEdits(statement, shared);
   const nameStart = nameNode.getStart() - statement.getStart();
   const copyText = text.slice(0, nameStart) + name + text.slice(nameStart + helperName.length);
-  const note = `// A copy of \`${helperName}\` for the request handlers that call it; \`${helperName}\` above still does what it did for its callers outside request handlers.`;
+  const forWhom = [keptFor.outside ? 'its callers outside request handlers' : '', keptFor.handlers ? 'the request handlers that are not migrated' : ''].filter(Boolean).join(' and ');
+  const note = `// A copy of \`${helperName}\` for the request handlers that call it; \`${helperName}\` above still does what it did for ${forWhom}.`;
   const declaration = { file: home, start: statement.getEnd(), end: statement.getEnd(), text: `\n\n${note}\n${copyText}` };
   const edits: Array<TextEdit & { file: SourceFile }> = callees.map(({ callee }) => ({ file: callee.getSourceFile(), start: callee.getStart(), end: callee.getEnd(), text: name }));
   const redirected = new Set(callees.map((c) => c.callee));

@@ -52,6 +52,7 @@ import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
 import { legacyCapabilitiesFallback } from './emit.js';
 import { contextlessCallers } from './contextless-calls.js';
+import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
 interface Entry {
   site: Site;
@@ -72,9 +73,18 @@ function rewriteAll(project: Project, reaches: Reach[], options: RewriteOptions)
   const tried = new Map<Site, string>();
   let current = reaches;
   let toOriginal = new Map<Site, Site>(reaches.map((r) => [r.site, r.site]));
+  /** Handlers (handlerKey) that stay on a shared helper's legacy request, the helper copied for its other handlers. */
+  const unmigrated = new Set<string>();
   for (let attempt = 0; attempt < 8; attempt++) {
-    const pass = inlineHelpers(project, current, blocked, options.typeChecked, helperFormObstacle);
-    if (!pass) return translateDecisions(applyPlan(project, converge(project, current, options), options), toOriginal, new Map(), tried, new Set(), reaches);
+    const pass = inlineHelpers(project, current, blocked, options.typeChecked, helperFormObstacle, unmigrated);
+    if (!pass) {
+      const plan = converge(project, current, options);
+      // the text is the user's (or restored to it): the blockers' keys hold for the next attempt
+      const more = [...plan.blockers].map(handlerKey).filter((key) => !unmigrated.has(key));
+      if (more.length === 0) return translateDecisions(applyPlan(project, plan, options), toOriginal, new Map(), tried, new Set(), reaches);
+      for (const key of more) unmigrated.add(key);
+      continue;
+    }
     const plan = converge(project, pass.reaches, options);
     const failedHolders = [...pass.holders].filter(([fn]) => plan.failed.has(fn));
     if (failedHolders.length === 0) {
@@ -128,6 +138,7 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
   const outsideOnly = new Map<Site, string>();
   // A helper copied for its handlers stays for its callers outside them: their reason, read in the user's text.
   const keptForOutside = new Map<Site, string>();
+  const outsideCallers = new Set(reaches.filter((r) => r.nonHandlerContexts.length > 0).map((r) => r.site));
   for (const r of reaches) {
     const context = r.nonHandlerContexts[0];
     if (!context || r.site.obstacle) continue;
@@ -169,9 +180,17 @@ function translateDecisions(outcome: RewriteOutcome, toOriginal: Map<Site, Site>
     if (decision.status === 'flagged' && migrated.length > 0 && helper) {
       const one = migrated.length === 1;
       const now = helper.copyName !== undefined ? `${one ? 'calls' : 'call'} \`${helper.copyName}\`, a copy of \`${helper.name}\` rewritten for ${one ? 'it' : 'them'}` : `${one ? 'has its' : 'have their'} own copy of \`${helper.name}\``;
-      decision.reason = `${decision.reason}; migrated for ${migrated.map((c) => c.caller).join(', ')}, which now ${now}`;
+      // kept only for handlers left unmigrated (unmigrated-callers.ts): the reason is theirs, so it names them
+      const keptFor = outsideCallers.has(orig) ? [] : list.filter((c) => c.status !== 'migrated').map((c) => c.caller);
+      const reason = keptFor.length > 0 ? `kept as written for ${keptFor.join(', ')}: ${decision.reason}` : decision.reason;
+      decision.reason = `${reason}; migrated for ${migrated.map((c) => c.caller).join(', ')}, which now ${now}`;
       // the advice for its other callers alone would tell to migrate the handlers by hand
-      if (helper.copyName !== undefined) decision.advice = `the handlers that called it call \`${helper.copyName}\`, its migrated copy, now; it still does what it did for its callers outside request handlers: move what they need into a handler (a test can drive the handler or the copy with inputResponses), then drop it`;
+      if (helper.copyName !== undefined) {
+        decision.advice =
+          keptFor.length > 0
+            ? `the handlers that called it call \`${helper.copyName}\`, its migrated copy, now; it still sends the legacy request for ${keptFor.join(', ')}: migrate ${keptFor.length === 1 ? 'that handler' : 'those handlers'} by hand (the reason is above), make ${keptFor.length === 1 ? 'it' : 'them'} call \`${helper.copyName}\`, then drop it`
+            : `the handlers that called it call \`${helper.copyName}\`, its migrated copy, now; it still does what it did for its callers outside request handlers: move what they need into a handler (a test can drive the handler or the copy with inputResponses), then drop it`;
+      }
     }
   }
   return { decisions: [...byOriginal.values()], createdFiles: outcome.createdFiles };
@@ -203,6 +222,8 @@ interface Plan {
   newFailures: Map<Node, string>;
   /** Handler functions left unmigrated (with the reason). */
   failed: Map<Node, string>;
+  /** Of those, the ones whose calls alone keep a shared helper from its other handlers. */
+  blockers: Set<Node>;
 }
 
 /** The flag reason of a site a non-handler context reaches; an unreachable function's description is the whole reason. */
@@ -249,6 +270,8 @@ interface PlanRound {
   testCalls: Map<CallExpression, DrivenTestCall>;
   /** Test files that received the driver. */
   driverFiles: Set<SourceFile>;
+  /** Handlers, unmigrated for reasons of their own, whose calls alone keep a shared helper from its other handlers (unmigrated-callers.ts). */
+  blockers: Set<Node>;
 }
 
 /**
@@ -275,6 +298,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     unemittable: new Set(),
     testCalls: new Map(),
     driverFiles: new Set(),
+    blockers: new Set(),
   };
   groupByHandler(round);
   checkRegistrations(round);
@@ -287,8 +311,8 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
   emitHelpers(round);
   flagFailedHandlers(round);
   recordCallers(round);
-  const { decisions, files, constructions, newFailures, failed } = round;
-  return { aliases: rewrittenAliases(decisions), decisions, files, constructions, newFailures, failed };
+  const { decisions, files, constructions, newFailures, failed, blockers } = round;
+  return { aliases: rewrittenAliases(decisions), decisions, files, constructions, newFailures, failed, blockers };
 }
 
 function flagSite(round: PlanRound, site: Site, reason: string, advice?: string): void {
@@ -426,7 +450,9 @@ function readingFileOf(entries: ReadonlyArray<{ site: Site }>): SourceFile | und
 }
 
 /** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
-function planHelpers({ works, helpers, failed, reaches, testCalls }: PlanRound): void {
+function planHelpers({ works, helpers, failed, reaches, testCalls, blockers }: PlanRound): void {
+  // handlers left unmigrated for reasons of their own, before a helper they share takes others with them
+  const ownFailures = new Set(failed.keys());
   for (let changed = true; changed; ) {
     changed = false;
     testCalls.clear();
@@ -448,7 +474,11 @@ function planHelpers({ works, helpers, failed, reaches, testCalls }: PlanRound):
       try {
         const helper = planHelper(fn, sites, inner);
         helpers.set(fn, helper);
-        reason = drivenTestCalls(helper, reaches, handledCalls, testCalls) ?? servedContextlessCalls(helper, reaches, handledCalls) ?? unhandledReference(helper, handledCalls);
+        reason = drivenTestCalls(helper, reaches, handledCalls, testCalls) ?? servedContextlessCalls(helper, reaches, handledCalls);
+        if (reason === undefined) {
+          reason = unhandledReference(helper, handledCalls);
+          if (reason !== undefined) for (const fn of blockingHandlers(helper.fn, handledCalls, ownFailures) ?? []) blockers.add(fn);
+        }
       } catch (error) {
         reason = reasonOf(error);
       }

@@ -27,7 +27,8 @@ import { testCallsDriven } from './test-calls.js';
 import { contextlessCallers } from './contextless-calls.js';
 import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
 import { shareRequests, type SharedRequests } from './shared-request.js';
-import { helperCopyFor, type HelperCopy } from './helper-copy.js';
+import { helperCopyFor, type HelperCopy, type KeptFor } from './helper-copy.js';
+import { handlerKey } from './unmigrated-callers.js';
 
 export interface InlinedHelper {
   /** `<file>:<offset>` of the helper in the original text (stable across restores). */
@@ -83,6 +84,8 @@ interface Candidate {
 /**
  * `blocked`: helper ids not to inline (an earlier attempt left a handler unmigrated).
  * `needsInlining(fn, sites)`: whether the helper form cannot take this helper (its reason), else undefined.
+ * `unmigrated`: keys (unmigrated-callers.ts) of handlers that stay on the legacy request: a helper
+ * they call is kept for them, as for a caller outside handlers.
  */
 export function inlineHelpers(
   project: Project,
@@ -90,9 +93,10 @@ export function inlineHelpers(
   blocked: Set<string>,
   typeChecked: boolean,
   needsInlining: (fn: Node, sites: Site[]) => string | undefined,
+  unmigrated: ReadonlySet<string> = new Set(),
 ): InlinePass | undefined {
   rememberStarts(reaches);
-  const candidates = findCandidates(reaches, blocked, needsInlining);
+  const candidates = findCandidates(reaches, blocked, needsInlining, unmigrated);
   if (candidates.length === 0) return undefined;
   type Edit = TextEdit & { candidate?: Candidate; role?: 'copy' | 'call' };
   const byFile = new Map<SourceFile, Edit[]>();
@@ -248,38 +252,45 @@ function refind(project: Project, typeChecked: boolean): { sites: Site[]; handle
   return { sites, handlers, others, files };
 }
 
-function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (fn: Node, sites: Site[]) => string | undefined): Candidate[] {
-  const byHelper = new Map<Node, { sites: Site[]; steps: Array<{ call: CallExpression; handler: Handler }>; mixed: boolean }>();
+function findCandidates(reaches: Reach[], blocked: Set<string>, needsInlining: (fn: Node, sites: Site[]) => string | undefined, unmigrated: ReadonlySet<string>): Candidate[] {
+  /** `keptFor`: who still runs a mixed helper as written (callers outside handlers, handlers left unmigrated). */
+  const byHelper = new Map<Node, { sites: Site[]; steps: Array<{ call: CallExpression; handler: Handler }>; mixed: boolean; keptFor: KeptFor }>();
+  const handlersOf = (r: Reach): Reach['handlers'] => r.handlers.filter(({ handler }) => !unmigrated.has(handlerKey(handler.fn)));
   for (const r of reaches) {
-    // A helper also run from a non-handler context (a timer, a hook) keeps its declaration for that
-    // caller; the handlers that call it get their own copy, which migrates.
-    const mixed = r.nonHandlerContexts.length > 0;
-    if (mixed && r.handlers.length === 0) continue;
+    // A helper also run from a non-handler context (a timer, a hook), or by a handler that stays
+    // unmigrated, keeps its declaration for that caller; the handlers that call it get their own
+    // copy, which migrates.
+    const handlers = handlersOf(r);
+    const keptForHandlers = handlers.length < r.handlers.length;
+    const mixed = r.nonHandlerContexts.length > 0 || keptForHandlers;
+    if (mixed && handlers.length === 0) continue;
     // only tests calling the helper itself: the helper form serves the handlers and drives the tests' calls, when it can
-    if (mixed && r.nonHandlerContexts.every((c) => c.testCall) && testCallsDriven(r)) continue;
+    if (mixed && !keptForHandlers && r.nonHandlerContexts.every((c) => c.testCall) && testCallsDriven(r)) continue;
     // only calls passing no context: the helper form keeps one function for them and the handlers, when it can
-    if (mixed && servedByHelperForm(r, needsInlining)) continue;
-    for (const { handler, path } of r.handlers) {
+    if (mixed && !keptForHandlers && servedByHelperForm(r, needsInlining)) continue;
+    for (const { handler, path } of handlers) {
       if (path.length !== 1) continue;
       const step = path[0]!;
-      const slot = byHelper.get(step.callee) ?? { sites: [], steps: [], mixed: false };
+      const slot = byHelper.get(step.callee) ?? { sites: [], steps: [], mixed: false, keptFor: { outside: false, handlers: false } };
       if (!slot.sites.includes(r.site)) slot.sites.push(r.site);
       if (!slot.steps.some((s) => s.call === step.call)) slot.steps.push({ call: step.call, handler });
       slot.mixed ||= mixed;
+      slot.keptFor.outside ||= r.nonHandlerContexts.length > 0;
+      slot.keptFor.handlers ||= keptForHandlers;
       byHelper.set(step.callee, slot);
     }
   }
   const out: Candidate[] = [];
-  for (const [fnNode, { sites, steps, mixed }] of byHelper) {
+  for (const [fnNode, { sites, steps, mixed, keptFor }] of byHelper) {
     const id = `${fnNode.getSourceFile().getFilePath()}:${fnNode.getStart()}`;
     if (blocked.has(id)) continue;
     const ofHelper = reaches.filter((r) => sites.includes(r.site));
     // Every handler that reaches a site of the helper must come through it; non-handler contexts only in the kept form.
-    const throughOthers = ofHelper.some((r) => r.handlers.some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode));
+    const throughOthers = ofHelper.some((r) => handlersOf(r).some((h) => h.path.length !== 1 || h.path[0]!.callee !== fnNode));
     if (mixed) {
       // inlined into its handlers when that is plainly safe, else copied for them when the helper form takes it
       const inlined = throughOthers ? undefined : candidateFor(fnNode, id, sites, steps, true);
-      const chosen = inlined ?? copyCandidateFor(fnNode, id, sites, steps, ofHelper, needsInlining);
+      const chosen = inlined ?? copyCandidateFor(fnNode, id, sites, steps, ofHelper, needsInlining, keptFor);
       if (chosen) out.push(chosen);
       continue;
     }
@@ -307,6 +318,7 @@ function copyCandidateFor(
   steps: Array<{ call: CallExpression; handler: Handler }>,
   reaches: Reach[],
   needsInlining: (fn: Node, sites: Site[]) => string | undefined,
+  keptFor: KeptFor,
 ): Candidate | undefined {
   if (reaches.some((r) => r.site.obstacle) || needsInlining(fnNode, sites) !== undefined) return undefined;
   const declaration = moduleDeclarationOf(fnNode, true);
@@ -315,7 +327,7 @@ function copyCandidateFor(
   const sorted = [...sites].sort((a, b) => a.node.getStart() - b.node.getStart());
   // the helper and its copy call one function for each request's parameters
   const shared = shareRequests(fnNode as FunctionWithBody, declaration, name, sorted);
-  const copy = helperCopyFor(fnNode, declaration, name, steps.map(({ call, handler }) => ({ call, handlerFn: handler.fn })), shared?.calls);
+  const copy = helperCopyFor(fnNode, declaration, name, steps.map(({ call, handler }) => ({ call, handlerFn: handler.fn })), shared?.calls, keptFor);
   if (!copy) return undefined;
   return { helper: { id, name, copyName: copy.name }, fn: fnNode as FunctionWithBody, declaration, calls: [], sites: sorted, keep: true, copy, ...(shared ? { shared } : {}) };
 }
