@@ -119,9 +119,9 @@ describe("an empty context handed to a handler of the server's private handler m
   it('becomes the first-round context the v2 seam reads, for tools/call, prompts/get and resources/read', () => {
     const text = `${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, {});\nawait handler({ method: "prompts/get", params: {} }, {});\n`;
     const { output, notes } = reshape(text);
-    expect(output).toBe(`${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, { mcpReq: { requestState: () => undefined } });\nawait handler({ method: "prompts/get", params: {} }, { mcpReq: { requestState: () => undefined } });\n`);
+    expect(output).toBe(`${HANDLER}await handler({ method: 'tools/call', params: { name: 'a' } }, { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } });\nawait handler({ method: "prompts/get", params: {} }, { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } });\n`);
     expect(notes).toEqual([
-      "2: the empty context handed to a tools/call or prompts/get handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined } } (and at 1 more line(s): 3): v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}",
+      "2: the empty context handed to a tools/call or prompts/get handler of the server's _requestHandlers becomes { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } } (and at 1 more line(s): 3): v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}, and whose 2025-era legacy shim reads ctx.mcpReq.signal when a request it sends fails",
     ]);
   });
 

@@ -50,7 +50,7 @@ describe('unit tests whose mock on the server fails the request', () => {
 
     const migrated = fs.readFileSync(path.join(project.dir, TEST_FILE), 'utf8');
     expect(migrated.split('\n').filter((l) => l.includes(TODO_MARKER))).toHaveLength(2);
-    expect(migrated).toContain("await callAsClientOfServerMocksWithout(server, ['createMessage'], handler!, { method: 'tools/call', params: { name: 'save_note', arguments: { text: 'milk' } } }, { mcpReq: { requestState: () => undefined } });");
+    expect(migrated).toContain("await callAsClientOfServerMocksWithout(server, ['createMessage'], handler!, { method: 'tools/call', params: { name: 'save_note', arguments: { text: 'milk' } } }, { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } });");
 
     expectTestOutcomes(project.dir, [], 5, [READS_MOCK, NO_CATCH]);
   });

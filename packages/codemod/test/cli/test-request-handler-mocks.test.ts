@@ -42,7 +42,7 @@ describe('unit tests assigning mocks on the server whose own request handler the
 
     const migrated = fs.readFileSync(path.join(project.dir, TEST_FILE), 'utf8');
     expect(migrated.split('\n').filter((l) => l.includes(TODO_MARKER))).toHaveLength(1);
-    expect(migrated).toContain("await callAsClientOfServerMocks(server, handler!, { method: 'tools/call', params: { name: 'save_note', arguments: { text: 'milk' } } }, { mcpReq: { requestState: () => undefined } });");
+    expect(migrated).toContain("await callAsClientOfServerMocks(server, handler!, { method: 'tools/call', params: { name: 'save_note', arguments: { text: 'milk' } } }, { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } });");
     // the tool that asks nothing keeps its call
     expect(migrated).toContain("await callTool(server)({ method: 'tools/call', params: { name: 'count_words'");
 

@@ -62,7 +62,7 @@ describe('tests outside the tsconfig, with a vitest config', () => {
     expect(unit).not.toContain(TODO_MARKER);
     expect(fs.readFileSync(path.join(project.dir, 'vitest.config.ts'), 'utf8')).toContain(`  test: {\n    setupFiles: ['./${SETUP}'],\n    include: ['tests/**/*.test.ts'],\n  },`);
     // the private tools/call handler's empty context: the v2 seam's first round
-    expect(fs.readFileSync(path.join(project.dir, 'tests/handlers.test.ts'), 'utf8')).toContain("arguments: {} } }, { mcpReq: { requestState: () => undefined } });");
+    expect(fs.readFileSync(path.join(project.dir, 'tests/handlers.test.ts'), 'utf8')).toContain("arguments: {} } }, { mcpReq: { requestState: () => undefined, signal: new AbortController().signal } });");
     const setup = fs.readFileSync(path.join(project.dir, SETUP), 'utf8');
     expect(setup).toContain(`process.env.${KEY} ||= randomBytes(32).toString('base64url');`);
     expect(run.stdout).toContain(`the project's vitest tests get a random one per run from ${SETUP} (added to test.setupFiles) when their environment has none`);

@@ -5,8 +5,12 @@
  * wraps the handlers of the methods that may answer input_required (tools/call, prompts/get,
  * resources/read) in its multi-round-trip seam, which first reads the request's state
  * (`ctx.mcpReq.requestState()`): on `{}` it throws a TypeError before the handler runs, whatever
- * the handler does. The empty fake becomes the smallest v2 context that seam accepts, a first
- * round (no requestState, no inputResponses): `{ mcpReq: { requestState: () => undefined } }`.
+ * the handler does. When the handler returns input_required on a 2025-era server, the seam's legacy
+ * shim sends its requests and, when one fails, reads `ctx.mcpReq.signal.aborted` (whether the
+ * call itself was cancelled) before it answers the failure: on a context without a signal that
+ * is a TypeError instead of the failure a test of a failing request expects. The empty fake
+ * becomes the smallest v2 context the seam and the shim accept, a first round (no requestState, no
+ * inputResponses) not cancelled: `{ mcpReq: { requestState: () => undefined, signal: new AbortController().signal } }`.
  *
  * Only in a file that reads `_requestHandlers`, and only an empty literal handed as the second
  * argument of a call whose first is a request literal naming one of those methods.
@@ -18,7 +22,10 @@ import type { TextEdit } from '../text-edits.js';
 const HANDLER_MAP = '_requestHandlers';
 /** Methods whose v2 handlers run inside the multi-round-trip seam. */
 const SEAM_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** The first round's context of a registered handler called directly (no seam, no shim). */
 export const FIRST_ROUND_CONTEXT = '{ mcpReq: { requestState: () => undefined } }';
+/** The first round's context of a request handler of the server's map: the seam reads `requestState()`, its legacy shim `signal` (`aborted` when a request it sends fails). */
+export const PROTOCOL_FIRST_ROUND_CONTEXT = '{ mcpReq: { requestState: () => undefined, signal: new AbortController().signal } }';
 
 export function emptyProtocolContextEdits(sourceFile: SourceFile): { edits: TextEdit[]; notes: string[] } {
   const edits: TextEdit[] = [];
@@ -29,14 +36,14 @@ export function emptyProtocolContextEdits(sourceFile: SourceFile): { edits: Text
     if (!request || !context || !Node.isObjectLiteralExpression(context) || context.getProperties().length > 0 || /\/[/*]/.test(context.getText())) continue;
     const method = requestMethod(request);
     if (!method) continue;
-    edits.push({ start: context.getStart(), end: context.getEnd(), text: FIRST_ROUND_CONTEXT });
+    edits.push({ start: context.getStart(), end: context.getEnd(), text: PROTOCOL_FIRST_ROUND_CONTEXT });
     reshaped.push({ line: context.getStartLineNumber(), method });
   }
   if (reshaped.length === 0) return { edits, notes: [] };
   // one note for the file (a suite of such calls would repeat it on every line)
   const methods = [...new Set(reshaped.map((r) => r.method))].join(' or ');
   const more = reshaped.length > 1 ? ` (and at ${reshaped.length - 1} more line(s): ${reshaped.slice(1).map((r) => r.line).join(', ')})` : '';
-  const note = `${reshaped[0]!.line}: the empty context handed to a ${methods} handler of the server's ${HANDLER_MAP} becomes ${FIRST_ROUND_CONTEXT}${more}: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}`;
+  const note = `${reshaped[0]!.line}: the empty context handed to a ${methods} handler of the server's ${HANDLER_MAP} becomes ${PROTOCOL_FIRST_ROUND_CONTEXT}${more}: v2 runs that handler inside its multi-round-trip seam, which reads ctx.mcpReq.requestState() first and throws on {}, and whose 2025-era legacy shim reads ctx.mcpReq.signal when a request it sends fails`;
   return { edits, notes: [note] };
 }
 
