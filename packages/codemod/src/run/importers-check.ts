@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { Project, SourceFile } from 'ts-morph';
+import type { DependencyResolutions } from '../engine/dependency-resolutions.js';
 import type { LibraryFiles } from '../engine/library-files.js';
 import { addMarkers } from '../engine/markers.js';
 import { buildLineMap } from '../engine/line-map.js';
@@ -50,7 +51,7 @@ interface Candidate {
   imports: string[];
 }
 
-export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits' | 'libraryFiles'> & Partial<Pick<RunState, 'beforeTestMocks' | 'zodRaised'>>): void {
+export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 'typeChecked' | 'options' | 'lateEdits' | 'libraryFiles' | 'dependencyResolutions'> & Partial<Pick<RunState, 'beforeTestMocks' | 'zodRaised'>>): void {
   const { env, results, typeChecked } = state;
   if (!typeChecked || !env.tsconfig || !env.manifests) return;
   const changed = changedOutputs(results);
@@ -70,7 +71,7 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     }
     return;
   }
-  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles, state.zodRaised);
+  const { errors: found, after, beforeKeys } = newTypeErrors(env.tsconfig, candidates, changed, state.libraryFiles, state.zodRaised, state.dependencyResolutions);
   for (const checkedCandidate of candidates) {
     let candidate = checkedCandidate;
     let errors = found.get(candidate.path);
@@ -190,20 +191,27 @@ function candidatesOf(tsconfig: string, held: ReadonlySet<string>, results: Map<
  * Two programs of their own (the run's project holds the nodes the report still points at), each
  * resolving the candidates' imports in full.
  */
-function newTypeErrors(tsconfig: string, candidates: Candidate[], changed: Map<string, string>, libraryFiles: LibraryFiles, lentZod: ZodFloor | undefined): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
+function newTypeErrors(
+  tsconfig: string,
+  candidates: Candidate[],
+  changed: Map<string, string>,
+  libraryFiles: LibraryFiles,
+  lentZod: ZodFloor | undefined,
+  resolutions: DependencyResolutions,
+): { errors: Map<string, TypeError[]>; after: Project; beforeKeys: Map<string, string[]> } {
   // both programs resolve the imports of the candidates and of the changed files in full, so that
   // a type reaching a candidate through a changed file is the same in both but for the change
   const roots = new Set([...candidates.map((c) => c.path), ...changed.keys()]);
   // both with the zod the run analysed with: what a raised zod breaks is zod-api-errors.ts's to report
-  const before = programOver(tsconfig, roots, libraryFiles, lentZod, new Map(candidates.map((c) => [c.path, c.before])));
+  const before = programOver(tsconfig, roots, libraryFiles, lentZod, resolutions, new Map(candidates.map((c) => [c.path, c.before])));
   const beforeKeys = new Map(candidates.map((c) => [c.path, typeErrors(before.getSourceFileOrThrow(c.path)).map((e) => e.key)]));
-  const after = programOver(tsconfig, roots, libraryFiles, lentZod, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
+  const after = programOver(tsconfig, roots, libraryFiles, lentZod, resolutions, new Map([...changed, ...candidates.map((c) => [c.path, c.after] as const)]));
   return { errors: new Map(candidates.map((c) => [c.path, freshErrors(beforeKeys.get(c.path)!, typeErrors(after.getSourceFileOrThrow(c.path)))])), after, beforeKeys };
 }
 
-function programOver(tsconfig: string, roots: ReadonlySet<string>, libraryFiles: LibraryFiles, lentZod: ZodFloor | undefined, texts: Map<string, string>): Project {
+function programOver(tsconfig: string, roots: ReadonlySet<string>, libraryFiles: LibraryFiles, lentZod: ZodFloor | undefined, resolutions: DependencyResolutions, texts: Map<string, string>): Project {
   const files = new ProjectFiles();
-  const project = createProject(tsconfig, files.host, roots, libraryFiles, lentZod);
+  const project = createProject(tsconfig, files.host, roots, libraryFiles, lentZod, resolutions);
   for (const [filePath, text] of texts) files.addSourceFile(project, filePath, text, scriptKindOf(filePath));
   return project;
 }

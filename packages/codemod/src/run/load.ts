@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Project, ts, type FileSystemHost } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { automaticTypes } from '../engine/automatic-types.js';
+import { DependencyResolutions } from '../engine/dependency-resolutions.js';
 import { LibraryFiles } from '../engine/library-files.js';
 import { identityLineMap } from '../engine/line-map.js';
 import { resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from '../engine/own-packages.js';
@@ -41,6 +42,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
   const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && serverPackageAvailable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
   const projectFiles = new ProjectFiles();
   const libraryFiles = env.libraryFiles ?? new LibraryFiles();
+  const dependencyResolutions = new DependencyResolutions();
   const state: RunState = {
     options,
     env,
@@ -49,9 +51,10 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
     typeChecked,
     ctx: { typeChecked },
     // the project's own zod until the upgraded registrations show they need v2's (run/zod-raise.ts)
-    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, libraryFiles, undefined, workspaces),
+    project: createProject(typeChecked ? env.tsconfig : undefined, projectFiles.host, selection.mcp, libraryFiles, undefined, dependencyResolutions, workspaces),
     projectFiles,
     libraryFiles,
+    dependencyResolutions,
     selection,
     loaded: [],
     fileByPath: new Map(),
@@ -129,7 +132,8 @@ export function loadFile(state: RunState, d: DecodedInput): LoadedFile | undefin
  * The run's ts-morph project: typed through `tsconfig` (resolution as the comments below say), else
  * syntactic; its declaration files come from (and go to) `libraryFiles`. With `lentZod` (the run
  * raises the project's zod, run/zod-raise.ts) the project's imports of zod resolve to the v2
- * server's zod; without it to the project's own.
+ * server's zod; without it to the project's own. `dependencyResolutions`: the run's, shared by its
+ * projects (their compiler options are the tsconfig's, the same for each).
  */
 export function createProject(
   tsconfig: string | undefined,
@@ -137,6 +141,7 @@ export function createProject(
   mcpFiles: ReadonlySet<string>,
   libraryFiles: LibraryFiles,
   lentZod: ZodFloor | undefined,
+  dependencyResolutions: DependencyResolutions = new DependencyResolutions(),
   workspaces: WorkspacePackages = tsconfig ? WorkspacePackages.find(path.dirname(tsconfig)) : new WorkspacePackages(undefined, []),
 ): Project {
   if (tsconfig) {
@@ -173,11 +178,12 @@ export function createProject(
             // codemod's, and their dependencies as the project's install will resolve them
             // a project's zod the run raises: its own schemas are built with the server's zod, as
             // after package.json's bump (zod-floor.ts)
-            const resolved =
+            const resolve = () =>
               (inDependency ? undefined : lentZodResolution(name, lentZod, options, host, projectDirectory)) ??
               resolveLentDependency(name, containingFile, options, host, projectDirectory) ??
               ts.resolveModuleName(name, containingFile, options, host).resolvedModule ??
               resolveOwnPackage(name, options, host);
+            const resolved = inDependency ? dependencyResolutions.get(containingFile, name, resolve) : resolve();
             if (!resolved) return undefined;
             const file = resolved.resolvedFileName;
             if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;

@@ -31,7 +31,7 @@ export function holdBackServingOverUpgradeErrors(state: RunState): void {
   const served = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
   // the upgrade's own errors: on the upgraded text, before the hosting rewrite
   for (const file of candidates) restoreText(file, preRewrite.get(file.path)!);
-  const errors = upgradeTypeErrors(candidates, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised));
+  const errors = upgradeTypeErrors(candidates, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions));
   for (const file of candidates) {
     const first = errors.get(file.path)?.[0];
     if (!first) {

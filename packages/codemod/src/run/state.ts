@@ -4,6 +4,7 @@
  */
 import type { Project, SourceFile } from 'ts-morph';
 import type { FindContext, OtherRegistration } from '../engine/find/index.js';
+import type { DependencyResolutions } from '../engine/dependency-resolutions.js';
 import type { LibraryFiles } from '../engine/library-files.js';
 import type { LineMap } from '../engine/line-map.js';
 import type { Handler, Reach, Site, SiteDecision } from '../engine/model.js';
@@ -134,6 +135,8 @@ export interface RunState {
   zodRaised?: ZodFloor;
   projectFiles: ProjectFiles;
   libraryFiles: LibraryFiles;
+  /** Imports inside dependencies as resolved by the run's projects (load.ts). */
+  dependencyResolutions: DependencyResolutions;
   selection: PrefilterResult;
   loaded: LoadedFile[];
   /** The loaded files by path (complete once the find stage has loaded the importers it follows). */

@@ -48,7 +48,7 @@ export function verifyStage(state: RunState): void {
     }
   }
   state.createdFiles = state.createdFiles.filter((f) => !verification.droppedCreated.has(f));
-  holdBackOnV1(state, verification.component, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised));
+  holdBackOnV1(state, verification.component, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions));
   const orphaned = unservedRewriteSupport({ loaded, preRewrite, postRewrite: state.postRewrite, createdFiles: state.createdFiles, decisions: decisionBySite.values() });
   for (const file of orphaned.restore) restoreText(file, preRewrite.get(file.path)!);
   for (const created of orphaned.drop) {
@@ -58,7 +58,7 @@ export function verifyStage(state: RunState): void {
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
   holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
-  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised), zodFloor);
+  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), zodFloor);
   addZodApiErrors(state);
 }
 

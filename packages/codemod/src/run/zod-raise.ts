@@ -31,7 +31,7 @@ export function raiseZodWhereRegistrationsNeedIt(state: RunState): void {
   const floor = zodToRaise(state, tsconfig);
   if (!floor) return;
   state.zodRaised = floor;
-  state.project = createProject(tsconfig, state.projectFiles.host, state.selection.mcp, state.libraryFiles, floor);
+  state.project = createProject(tsconfig, state.projectFiles.host, state.selection.mcp, state.libraryFiles, floor, state.dependencyResolutions);
   for (const file of state.loaded) file.sourceFile = state.projectFiles.addSourceFile(state.project, file.path, file.sourceFile.getFullText(), scriptKindOf(file.path));
 }
 
@@ -48,7 +48,7 @@ function zodToRaise(state: RunState, tsconfig: string): ZodFloor | undefined {
   if (registering.length === 0) return undefined;
   // the registering files as the upgrade stage will leave them, their imports as on disk
   const files = new ProjectFiles();
-  const project = createProject(tsconfig, files.host, new Set(registering.map((f) => f.path)), state.libraryFiles, undefined);
+  const project = createProject(tsconfig, files.host, new Set(registering.map((f) => f.path)), state.libraryFiles, undefined, state.dependencyResolutions);
   const upgraded = registering.map((f) => files.addSourceFile(project, f.path, f.sourceFile.getFullText(), scriptKindOf(f.path)));
   for (const sourceFile of upgraded) if (upgrade && isV1Source(sourceFile.getFullText())) upgradeV1Source(sourceFile, state.projectType);
   return upgraded.some((f) => loadsV2Server(f.getFullText()) && registrationSchemaErrors(f).length > 0) ? floor : undefined;
