@@ -380,6 +380,36 @@ export function build(server: Server, mcp: McpServer) {
     ]);
   });
 
+  it('a tool function passed to a wrapper returning the registration callback is reached through the call of that parameter, bound at its registration', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { z } from 'zod';
+const mcp = new McpServer({ name: 'x', version: '1' });
+async function askReason(id: string) {
+  const r = await mcp.server.elicitInput({ message: \`Why close \${id}?\`, requestedSchema: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } });
+  return r.action === 'accept' ? String(r.content?.reason) : undefined;
+}
+async function closeTicket(p: { id: string }) {
+  const reason = await askReason(p.id);
+  return { content: [{ type: 'text' as const, text: reason ? \`closed \${p.id}: \${reason}\` : 'cancelled' }] };
+}
+async function reopenTicket(p: { id: string }) {
+  const server = mcp.server;
+  ${ASK};
+  return { content: [{ type: 'text' as const, text: p.id }] };
+}
+function withParams<R>(fn: (p: { id: string }) => Promise<R>) {
+  return async (args: Record<string, unknown>) => fn({ id: String(args.id) });
+}
+mcp.tool('close_ticket', { id: z.string() }, withParams(closeTicket));
+mcp.tool('reopen_ticket', { id: z.string() }, withParams(reopenTicket));
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 7, handlers: ['close_ticket@20'], contexts: [] },
+      { line: 16, handlers: ['reopen_ticket@20'], contexts: [] },
+    ]);
+  });
+
   it('a function stored in a member of a typed object is called through that member (a factory option, a deps callback)', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}
