@@ -343,6 +343,73 @@ export function build(server: Server) {
     expect(dispatchOf([sf])).toEqual([{ line: 6, handlers: ['empty_trash@18'], contexts: [] }]);
   });
 
+  it('the lookup returned by a project function: a getter of the handler, of the entry, two getters deep, called directly', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const confirmTool = { name: 'confirm', handler: async (args: any, server: Server) => { ${ASK}; return { content: [] }; } };
+const allTools = [confirmTool];
+export const toolHandlerFor = (name: string) => allTools.find((t) => t.name === name)?.handler;
+const registry = { wipe: { run: async (server: Server) => { ${ASK}; return {}; } } };
+function getTool(name: string) { return registry[name as 'wipe']; }
+function runnerOf(name: string) {
+  const tool = getTool(name);
+  if (!tool) return undefined;
+  return tool.run;
+}
+const byName = new Map([['ping', async (server: Server) => { ${ASK}; return {}; }]]);
+const pingFor = (name: string) => byName.get(name);
+export function build(server: Server, mcp: McpServer) {
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const handler = toolHandlerFor(req.params.name);
+    if (!handler) throw new Error('unknown tool');
+    return await handler(req.params.arguments, server);
+  });
+  mcp.registerTool('wipe', {}, async () => getTool('wipe')!.run(mcp.server) as never);
+  mcp.registerTool('wipe2', {}, async () => {
+    const run = runnerOf('wipe');
+    return run!(mcp.server) as never;
+  });
+  mcp.registerTool('ping', {}, async () => pingFor('ping')!(mcp.server) as never);
+}
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 5, handlers: ['confirm@21'], contexts: [] },
+      { line: 8, handlers: ['wipe@23', 'wipe@26'], contexts: [] },
+      { line: 15, handlers: ['ping@28'], contexts: [] },
+    ]);
+  });
+
+  it('a tool function passed to a wrapper returning the registration callback is reached through the call of that parameter, bound at its registration', () => {
+    const project = virtualProject();
+    const sf = addSource(project, `${HEAD}
+import { z } from 'zod';
+const mcp = new McpServer({ name: 'x', version: '1' });
+async function askReason(id: string) {
+  const r = await mcp.server.elicitInput({ message: \`Why close \${id}?\`, requestedSchema: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } });
+  return r.action === 'accept' ? String(r.content?.reason) : undefined;
+}
+async function closeTicket(p: { id: string }) {
+  const reason = await askReason(p.id);
+  return { content: [{ type: 'text' as const, text: reason ? \`closed \${p.id}: \${reason}\` : 'cancelled' }] };
+}
+async function reopenTicket(p: { id: string }) {
+  const server = mcp.server;
+  ${ASK};
+  return { content: [{ type: 'text' as const, text: p.id }] };
+}
+function withParams<R>(fn: (p: { id: string }) => Promise<R>) {
+  return async (args: Record<string, unknown>) => fn({ id: String(args.id) });
+}
+mcp.tool('close_ticket', { id: z.string() }, withParams(closeTicket));
+mcp.tool('reopen_ticket', { id: z.string() }, withParams(reopenTicket));
+`);
+    expect(dispatchOf([sf])).toEqual([
+      { line: 7, handlers: ['close_ticket@20'], contexts: [] },
+      { line: 16, handlers: ['reopen_ticket@20'], contexts: [] },
+    ]);
+  });
+
   it('a function stored in a member of a typed object is called through that member (a factory option, a deps callback)', () => {
     const project = virtualProject();
     const sf = addSource(project, `${HEAD}

@@ -64,7 +64,12 @@ export interface Handler {
    */
   dispatchTargets?: Node[];
   /** For 'dispatched': the handler that looks this function up and the call that runs it. */
-  dispatch?: { dispatcher: Handler; call: CallExpression };
+  dispatch?: {
+    dispatcher: Handler;
+    call: CallExpression;
+    /** The registration's call of the wrapper returning the dispatcher, which passes this function (`withParams(closeTicket)`). */
+    wrapperCall?: CallExpression;
+  };
   /**
    * The callback's context parameter index when the registration API's own rule cannot tell it:
    * a registration through the project's wrapper (`registrationCall` is the wrapper call).

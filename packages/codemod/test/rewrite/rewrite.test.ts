@@ -492,6 +492,31 @@ ${body}
 }
 `;
 
+  it('flags a tool function run through a wrapper whose returned callback also serves another registration that asks, naming both registrations', async () => {
+    const { read, sites } = await migrate('wrapper-shared', {
+      'server.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+export function createServer(): McpServer {
+  const mcp = new McpServer({ name: 'x', version: '1.0.0' });
+  async function askReason(id: string) {
+    const r = await mcp.server.elicitInput({ message: 'Why ' + id + '?', requestedSchema: { type: 'object', properties: { reason: { type: 'string' } } } });
+    return r.action === 'accept' ? String(r.content?.reason) : undefined;
+  }
+  mcp.tool('close_ticket', { id: z.string() }, withParams(async (p) => ({ content: [{ type: 'text' as const, text: String(await askReason(p.id)) }] })));
+  mcp.tool('reopen_ticket', { id: z.string() }, withParams(async (p) => ({ content: [{ type: 'text' as const, text: String(await askReason(p.id)) }] })));
+  return mcp;
+}
+function withParams<R>(fn: (p: { id: string }) => Promise<R>) {
+  return async (args: Record<string, unknown>) => fn({ id: String(args.id) });
+}
+`,
+    });
+    expect(sites).toHaveLength(1);
+    expect(sites[0]!.status).toBe('flagged');
+    expect(sites[0]!.reason).toMatch(/the callback `withParams\(\.\.\.\)` returns \(line 14\) runs this tool function for the registration at line 9 and another for the one at line 10; it can be rewritten for one registration only/);
+    expect(read('server.ts')).not.toMatch(/ServerContext|InputRequiredResult/);
+  });
+
   it('flags, with the real obstacle, a dispatcher that runs an effect before the call, calls it in a callback, or a tool function also called directly', async () => {
     const cases: Array<[string, string, RegExp]> = [
       [

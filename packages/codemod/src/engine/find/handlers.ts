@@ -49,7 +49,7 @@ export function findRegistrations(sourceFile: SourceFile, ctx: FindContext): Reg
     if (!(api in REGISTRATION_APIS) && api !== LOW_LEVEL_REGISTRATION && api !== NOTIFICATION_REGISTRATION) continue;
     if (!receiverMayBeServer(callee.getExpression(), api, ctx)) continue;
     const args = call.getArguments();
-    const fn = handlerFunction(args[args.length - 1]);
+    const fn = handlerFunction(args[args.length - 1]) ?? returnedCallback(args[args.length - 1]);
     if (!fn) {
       // `server.registerTool(name, config, def.handler)`: every function stored in that member of the project's type;
       // `server.registerTool(name, config, callback)` in the project's own wrapper: every function its callers pass
@@ -141,6 +141,27 @@ export function handlerFunction(arg: Node | undefined): FunctionLike | undefined
   if (Node.isIdentifier(node)) return functionOfDeclaration(declarationOf(node));
   if (Node.isPropertyAccessExpression(node)) return resolveCallee(node);
   return undefined;
+}
+
+/**
+ * `withParams(closeTicket)` as a registration's callback: the function a project function returns
+ * (an arrow's function body, or its one `return` of a function expression). The callback it
+ * returns is the handler; the functions it calls through its parameters are bound at this call
+ * (reach/wrapped-callbacks.ts).
+ */
+export function returnedCallback(arg: Node | undefined): FunctionLike | undefined {
+  const call = unwrapExpression(arg);
+  if (!call || !Node.isCallExpression(call)) return undefined;
+  const factory = resolveCallee(call.getExpression());
+  const body = factory?.getBody?.();
+  if (!factory || !body) return undefined;
+  if (!Node.isBlock(body)) {
+    const returned = unwrapExpression(body);
+    return isFunctionNode(returned) ? returned : undefined;
+  }
+  const returns = body.getDescendantsOfKind(SyntaxKind.ReturnStatement).filter((r) => r.getFirstAncestor((a) => isFunctionNode(a)) === factory);
+  const returned = returns.length === 1 ? unwrapExpression(returns[0]!.getExpression()) : undefined;
+  return isFunctionNode(returned) ? returned : undefined;
 }
 
 /** `CallToolRequestSchema` → tools/call; `'tools/call'` literal; a notification schema's text. */

@@ -8,6 +8,8 @@
  *   for (const tool of tools) server.registerTool(tool.name, cfg, (a) => tool.handler(a))
  *   tools.forEach((tool) => server.registerTool(tool.name, cfg, (a) => tool.run(a)))
  *   tool.execute(args) on `new DropTool(...)` entries, or on a base-class-typed value
+ *   const fn = toolHandlerFor(name); fn(args)                 a project function returning the lookup
+ *     (`(name) => TOOLS.find((t) => t.name === name)?.handler`), also through a second one
  *
  * Every function the lookup can yield is a target (every member of a table indexed by the tool
  * name). Entries are read from literal tables (array / object literals, spreads and identifiers
@@ -35,6 +37,15 @@ interface Entry {
 
 const MAX_DEPTH = 6;
 
+/** How many project functions deep a returned lookup is followed (`handlerOf(name)` returning `getTool(name)?.run`). */
+const MAX_GETTER_DEPTH = 2;
+
+/** A lookup in a table: the table, and the member read from the entry it yields (none: the entry itself). */
+interface Lookup {
+  table: Node;
+  member?: string;
+}
+
 /** Functions `handlerFn` runs through a table lookup, with the dispatching call. */
 export function dispatchedTools(handlerFn: Node): DispatchedTool[] {
   const out: DispatchedTool[] = [];
@@ -53,15 +64,18 @@ function targetsOfCall(call: CallExpression, handlerFn: Node): Array<{ fn: Funct
   if (!callee) return [];
   // `table[key](...)`
   if (Node.isElementAccessExpression(callee)) return functionsOf(tableEntries(callee.getExpression(), 0));
-  // `map.get(key)(...)`
+  // `map.get(key)(...)`; `toolFor(name)(...)` of a project function returning a lookup
   if (Node.isCallExpression(callee)) {
     const getter = unwrapExpression(callee.getExpression());
-    return getter && Node.isPropertyAccessExpression(getter) && getter.getName() === 'get' ? functionsOf(tableEntries(getter.getExpression(), 0)) : [];
+    if (getter && Node.isPropertyAccessExpression(getter) && getter.getName() === 'get') return functionsOf(tableEntries(getter.getExpression(), 0));
+    return targetsOfLookups(returnedLookups(callee, 0), undefined, callee);
   }
-  // `fn(...)` where `const fn = table[key]` (or `table.get(key)` on a literal map)
+  // `fn(...)` where `const fn = table[key]` (or `table.get(key)` on a literal map, or `toolFor(name)`)
   if (Node.isIdentifier(callee)) {
     const lookedUp = lookupSource(callee);
-    return lookedUp ? functionsOf(lookedUp) : [];
+    if (lookedUp) return functionsOf(lookedUp);
+    const init = variableInitializer(callee);
+    return init && Node.isCallExpression(init) ? targetsOfLookups(returnedLookups(init, 0), undefined, callee) : [];
   }
   if (!Node.isPropertyAccessExpression(callee)) return [];
   const member = callee.getName();
@@ -77,7 +91,77 @@ function targetsOfCall(call: CallExpression, handlerFn: Node): Array<{ fn: Funct
     // Entries not listed: a method of a project class reached through a base-typed value.
     if (Node.isIdentifier(receiver) && isTableElement(receiver, handlerFn)) return overridesOf(callee);
   }
+  // `getTool(name).run(...)`, `const tool = getTool(name); tool.run(...)`: the entry a project function looks up
+  const source = Node.isIdentifier(receiver) ? variableInitializer(receiver) : receiver;
+  if (source && Node.isCallExpression(source)) return targetsOfLookups(returnedLookups(source, 0), member, callee);
   return [];
+}
+
+/**
+ * The lookups a call of a project function returns (`const toolFor = (name) => TOOLS.find((t) =>
+ * t.name === name)?.handler`, `function getTool(name) { return registry[name]; }`), also through a
+ * second such function: every value it returns other than `undefined` or `null` is a lookup
+ * (`table[key]`, `map.get(key)`, `table.find(...)`, a member of one, a local constant holding one).
+ * Empty when the call is not one.
+ */
+function returnedLookups(call: CallExpression, depth: number): Lookup[] {
+  if (depth >= MAX_GETTER_DEPTH || isFindCall(call) || isGetCall(call)) return [];
+  const returned = returnedExpressions(call).filter((e) => !isNullish(e));
+  const out: Lookup[] = [];
+  for (const expression of returned) {
+    const lookups = lookupsIn(expression, depth, 0);
+    if (lookups.length === 0) return [];
+    out.push(...lookups);
+  }
+  return out;
+}
+
+/** The lookups an expression a getter returns is (see returnedLookups); `steps` bounds the local constants followed. */
+function lookupsIn(expression: Node, depth: number, steps: number): Lookup[] {
+  const node = unwrapExpression(expression);
+  if (!node || steps > MAX_DEPTH) return [];
+  if (Node.isElementAccessExpression(node)) return [{ table: node.getExpression() }];
+  if (Node.isCallExpression(node)) {
+    if (isFindCall(node) || isGetCall(node)) return [{ table: findTable(node)! }];
+    return returnedLookups(node, depth + 1);
+  }
+  if (Node.isPropertyAccessExpression(node)) {
+    const inner = lookupsIn(node.getExpression(), depth, steps + 1);
+    return inner.length > 0 && inner.every((l) => l.member === undefined) ? inner.map((l) => ({ table: l.table, member: node.getName() })) : [];
+  }
+  // `const tool = TOOLS.find(...); ...; return tool.run;`
+  if (Node.isIdentifier(node)) {
+    const init = variableInitializer(node);
+    return init ? lookupsIn(init, depth, steps + 1) : [];
+  }
+  return [];
+}
+
+/** The functions the lookups yield when called, or their entries' `calledMember` is (`getTool(name).run(...)`). */
+function targetsOfLookups(lookups: Lookup[], calledMember: string | undefined, callee: Node): Array<{ fn: FunctionLike; name?: string }> {
+  const out: Array<{ fn: FunctionLike; name?: string }> = [];
+  for (const lookup of lookups) {
+    // `handlerOf(name).call(...)`: a member of the looked-up function, not a lookup of a tool
+    if (lookup.member !== undefined && calledMember !== undefined) return [];
+    const member = lookup.member ?? calledMember;
+    const entries = tableEntries(lookup.table, 0);
+    for (const target of member === undefined ? functionsOf(entries) : membersOf(entries, member, callee)) {
+      if (!out.some((o) => o.fn === target.fn)) out.push(target);
+    }
+  }
+  return out;
+}
+
+/** The initializer of the `const` an identifier names (project code), unwrapped. */
+function variableInitializer(id: Node): Node | undefined {
+  const decl = declarationOf(id);
+  if (!decl || !Node.isVariableDeclaration(decl) || isInNodeModules(decl) || decl.getVariableStatement()?.getDeclarationKind() !== 'const') return undefined;
+  return unwrapExpression(decl.getInitializer());
+}
+
+function isNullish(node: Node): boolean {
+  const value = unwrapExpression(node);
+  return Node.isNullLiteral(value) || (Node.isIdentifier(value) && value.getText() === 'undefined');
 }
 
 /** The functions among table entries (a map of functions). */
@@ -381,6 +465,11 @@ function classNameProperty(cls: ClassDeclaration): string | undefined {
 function isFindCall(call: CallExpression): boolean {
   const callee = unwrapExpression(call.getExpression());
   return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'find';
+}
+
+function isGetCall(call: CallExpression): boolean {
+  const callee = unwrapExpression(call.getExpression());
+  return !!callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'get';
 }
 
 function findTable(call: CallExpression): Node | undefined {

@@ -11,6 +11,7 @@ import type { OtherRegistration } from '../find/handlers.js';
 import { declarationOf, isFunctionNode, nameText, referenceHeldBy, resolveCallee, unwrapExpression, valueParent, type FunctionLike } from '../find/resolve.js';
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
+import { wrappedTools } from './wrapped-callbacks.js';
 import { callsThroughMember, storedMemberDeclaration } from './members.js';
 import { virtualCallReaching } from './virtual-calls.js';
 import { argumentAt, requestParameterIndex } from './context-argument.js';
@@ -54,8 +55,14 @@ class CallGraph {
     for (const handler of input.handlers) this.handlerByFn.set(handler.fn, [handler]);
     // A function a handler looks up in a table of tools serves that handler's requests: it is a
     // handler of its own, reached through the dispatching call.
+    // So is a function a registration passes to the wrapper returning its callback (`withParams(closeTicket)`),
+    // reached through the callback's call of that parameter.
     for (const dispatcher of input.handlers) {
-      for (const tool of dispatchedTools(dispatcher.fn)) {
+      const tools: Array<{ fn: FunctionLike; call: CallExpression; name?: string; wrapperCall?: CallExpression }> = [
+        ...dispatchedTools(dispatcher.fn),
+        ...wrappedTools(dispatcher).map((t) => ({ fn: t.fn, call: t.call, ...(dispatcher.name !== undefined ? { name: dispatcher.name } : {}), wrapperCall: t.wrapperCall })),
+      ];
+      for (const tool of tools) {
         const existing = this.handlerByFn.get(tool.fn) ?? [];
         if (existing.some((h) => !h.dispatch)) continue;
         const handler: Handler = {
@@ -65,7 +72,7 @@ class CallGraph {
           ...(tool.name !== undefined ? { name: tool.name } : {}),
           registrationCall: dispatcher.registrationCall,
           sourceFile: tool.fn.getSourceFile(),
-          dispatch: { dispatcher, call: tool.call },
+          dispatch: { dispatcher, call: tool.call, ...(tool.wrapperCall ? { wrapperCall: tool.wrapperCall } : {}) },
         };
         this.handlerByFn.set(tool.fn, [...existing, handler]);
       }

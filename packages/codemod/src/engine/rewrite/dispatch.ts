@@ -33,6 +33,14 @@ export function dispatchObstacle(handler: Handler, allDispatched: Handler[]): st
   if (others.length > 0) {
     return `the tool function is looked up by ${others.length + 1} handlers (lines ${[dispatcher, ...others.map((o) => o.dispatch!.dispatcher)].map((d) => line(d.registrationCall)).join(', ')}); it can be rewritten for one dispatch only`;
   }
+  const wrapperCall = handler.dispatch!.wrapperCall;
+  if (wrapperCall) {
+    // the callback the wrapper returns is one function for every registration calling the wrapper: its edits serve one
+    const sharing = allDispatched.filter((h) => h.dispatch!.dispatcher !== dispatcher && h.dispatch!.dispatcher.fn === dispatcher.fn);
+    if (sharing.length > 0) {
+      return `the callback \`${abbreviate(wrapperCall.getExpression().getText(), 30)}(...)\` returns (line ${line(dispatcher.fn)}) runs this tool function for the registration at line ${line(dispatcher.registrationCall)} and another for ${sharing.length === 1 ? 'the one' : 'those'} at line${sharing.length === 1 ? '' : 's'} ${sharing.map((h) => line(h.dispatch!.dispatcher.registrationCall)).join(', ')}; it can be rewritten for one registration only`;
+    }
+  }
   const what = `the dispatching call \`${abbreviate(call.getText(), 50)}\` (line ${line(call)})`;
   if (enclosingFunction(call) !== dispatcher.fn) return `${what} runs inside a nested callback of the handler, which does not return its result`;
   const route = resultRoute(call, dispatcher.fn);
@@ -246,6 +254,8 @@ export function strayReference(handler: Handler): string | undefined {
     if (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isImportClause(parent)) continue;
     // the table entry (`{ delete_file: deleteFile }`, `[deleteFile]`, `['a', deleteFile]`), or the dispatch itself
     if (parent && (Node.isShorthandPropertyAssignment(parent) || (Node.isPropertyAssignment(parent) && parent.getInitializer() === ref) || Node.isArrayLiteralExpression(parent))) continue;
+    // the argument of the registration's wrapper call (`withParams(closeTicket)`) its callback runs it through
+    if (parent && parent === handler.dispatch!.wrapperCall) continue;
     if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() === call) continue;
     // an override's name appears in the base class; references through `super.execute(...)` call it without the context
     if (Node.isMethodDeclaration(fn) && parent && Node.isPropertyAccessExpression(parent) && parent.getParent() && Node.isCallExpression(parent.getParent()) && parent.getParent() !== call) {
