@@ -154,7 +154,7 @@ function nameNode(fn: Node): Node | undefined {
 }
 
 /** The innermost named function around `node` (`createServer` for the arrow it registers), named as reach names it. */
-function enclosingFunctionName(node: Node): string {
+export function enclosingFunctionName(node: Node): string {
   for (const fn of node.getAncestors()) {
     if (!Node.isFunctionLikeDeclaration(fn)) continue;
     const name = functionName(fn);
