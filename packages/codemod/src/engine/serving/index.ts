@@ -184,7 +184,7 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   const flagged = new Set<Node>();
   const findings: ServingFinding[] = [];
   const consider = (container: Node | undefined, key: Node | undefined) => {
-    if (!container || !key || !/sessionId/i.test(key.getText())) return;
+    if (!container || !key || !isSessionKey(key)) return;
     const target = unwrapExpression(container);
     if (!target || !Node.isIdentifier(target)) return;
     const decl = declarationOf(target);
@@ -207,6 +207,17 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   return findings;
 }
 
+
+/**
+ * The key is a value read from the session: a name (`sessionId`, `extra.sessionId`,
+ * `this.#sessionId`) in the key expression, or in a template's substitutions
+ * (`\`${sessionId}:cart\``). A string literal is text, whatever it says: `'DELETE /session/:sessionId'`
+ * keys a route table.
+ */
+function isSessionKey(key: Node): boolean {
+  const names = Node.isIdentifier(key) || Node.isPrivateIdentifier(key) ? [key] : [...key.getDescendantsOfKind(SyntaxKind.Identifier), ...key.getDescendantsOfKind(SyntaxKind.PrivateIdentifier)];
+  return names.some((name) => /sessionId/i.test(name.getText()));
+}
 
 /** The map's declaration or a value stored in it names a transport (`Record<string, Transport>`, `{ transport, ... }`). */
 function holdsTransports(map: Node): boolean {
