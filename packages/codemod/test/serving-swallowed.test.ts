@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileResult } from '../src/types.js';
 import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
+import { servedFiles } from '../src/engine/serving/swallowed-requests.js';
+import { addSource, virtualProject } from './find-helpers.js';
 
 vi.setConfig({ testTimeout: 900_000 });
 
@@ -81,11 +83,62 @@ export function createServer(): McpServer {
 await createServer().connect(new StdioServerTransport());
 `;
 
+// A server loading its domain handlers on first use, through a dynamic import cached in a Map: the
+// handler module (no static import reaches it) confirms with a request whose failure it swallows.
+const TICKETS_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+type DomainHandler = (server: McpServer, id: string) => Promise<string>;
+const loaded = new Map<string, DomainHandler>();
+
+async function handlerFor(domain: string): Promise<DomainHandler> {
+  let handler = loaded.get(domain);
+  if (!handler) {
+    const mod = await import('./domains/tickets.js');
+    handler = mod.closeTicket;
+    loaded.set(domain, handler);
+  }
+  return handler;
+}
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'tickets', version: '1.0.0' });
+  server.registerTool('close_ticket', { description: 'Close a ticket', inputSchema: { id: z.string() } }, async ({ id }) => {
+    const close = await handlerFor('tickets');
+    return { content: [{ type: 'text', text: await close(server, id) }] };
+  });
+  return server;
+}
+
+await createServer().connect(new StdioServerTransport());
+`;
+
+const TICKETS_DOMAIN = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+async function confirmClose(server: McpServer, id: string): Promise<boolean> {
+  try {
+    const answer = await server.server.elicitInput({
+      message: \`Close ticket \${id}?\`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+    });
+    return answer.action === 'accept' && answer.content?.confirm === true;
+  } catch {
+    // the client cannot be asked: close without confirmation
+    return true;
+  }
+}
+
+export async function closeTicket(server: McpServer, id: string): Promise<string> {
+  return (await confirmClose(server, id)) ? \`ticket \${id} closed\` : \`ticket \${id} left open\`;
+}
+`;
+
 let project: MigratedProject;
 const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER });
+  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER, 'src/tickets/server.ts': TICKETS_SERVER, 'src/tickets/domains/tickets.ts': TICKETS_DOMAIN });
 }, 900_000);
 
 afterAll(removeTempProjects);
@@ -117,5 +170,38 @@ describe('flagged requests whose failure is swallowed keep the hosting as it is'
     const hosting = clock.sites.find((s) => s.method === 'serving')!;
     expect(hosting.status).toBe('migrated');
     expect(clock.output).toContain('serveStdio(createServer);');
+  });
+});
+
+describe('a swallowed request in a module the server loads with a dynamic import', () => {
+  it('stays flagged', () => {
+    const domain = file('tickets/domains/tickets.ts');
+    expect(domain.sites.map((s) => [s.line, s.method, s.status])).toEqual([[5, 'elicitation/create', 'flagged']]);
+  });
+
+  it('keeps the hosting that imports it with import(...), naming the request and its catch', () => {
+    const server = file('tickets/server.ts');
+    expect(server.output ?? TICKETS_SERVER).toContain('await createServer().connect(new StdioServerTransport());');
+    expect(server.output ?? '').not.toMatch(/^\s*(await )?serveStdio\(/m);
+    const hosting = server.sites.find((s) => s.method === 'serving')!;
+    expect(hosting).toMatchObject({ line: 27, status: 'flagged' });
+    expect(hosting.reason).toContain('not rewritten: a request that stays flagged has its failure swallowed (confirmClose in domains/tickets.ts, caught by a catch clause in confirmClose (domains/tickets.ts))');
+  });
+});
+
+describe('the files a hosting serves', () => {
+  it('follows import(\'literal\'), require(\'literal\') and import x = require(\'literal\'), not a computed specifier', () => {
+    const project = virtualProject();
+    const names = (files: { getBaseName(): string }[]) => files.map((f) => f.getBaseName()).sort();
+    addSource(project, 'export const a = 1;\n', '.ts', 'served/loaded-by-import.ts');
+    addSource(project, 'module.exports = { b: 2 };\n', '.cjs', 'served/required.cjs');
+    addSource(project, 'export = { c: 3 };\n', '.cts', 'served/import-equals.cts');
+    addSource(project, 'export const d = 4;\n', '.ts', 'served/computed.ts');
+    const esm = addSource(project, "const name = 'computed';\nexport async function load() {\n  const { a } = await import('./loaded-by-import.js');\n  const other = await import(`./${name}.js`);\n  return [a, other];\n}\n", '.ts', 'served/hosting.ts');
+    expect(names(servedFiles(esm))).toEqual(['hosting.ts', 'loaded-by-import.ts']);
+    const cjs = addSource(project, "const { b } = require('./required.cjs');\nmodule.exports = { b };\n", '.cjs', 'served/hosting.cjs');
+    expect(names(servedFiles(cjs))).toEqual(['hosting.cjs', 'required.cjs']);
+    const cts = addSource(project, "import c = require('./import-equals.cjs');\nexport const e = c;\n", '.cts', 'served/hosting.cts');
+    expect(names(servedFiles(cts))).toEqual(['hosting.cts', 'import-equals.cts']);
   });
 });

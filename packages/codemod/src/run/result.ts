@@ -44,6 +44,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       line: file.lineMap.toOriginal(buildLineMap(preRewrite.get(file.path)!, f.text).toOriginal(f.line)),
       column: f.column,
       method: f.method,
+      ...(f.kind ? { kind: f.kind } : {}),
       status: f.status,
       reason: f.reason,
       ...(f.advice ? { advice: f.advice } : {}),

@@ -12,7 +12,7 @@ import { aliasImporterGraph, importConnected, siteImporters } from '../engine/pr
 import { nearestPackageDir, readManifest, unbounded } from '../engine/package-dir.js';
 import { computeReaches, lineOf } from '../engine/reach/index.js';
 import { scopeName } from '../engine/scope-name.js';
-import { applyServingRewrites, guardFinding, sessionCapabilityReads } from '../engine/serving/index.js';
+import { applyServingRewrites, guardFinding, sessionCapabilityReads, type ServingFinding } from '../engine/serving/index.js';
 import { findSuppressionComments, suppressionOf } from '../engine/suppressions.js';
 import { detectProjectType, isV1Source, upgradeV1Source } from '../engine/upgrade.js';
 import { requiresV1Sdk } from '../engine/v1-commonjs.js';
@@ -232,11 +232,24 @@ export function servingStage(state: RunState): void {
     loaded.filter((f) => !f.failed && !looksLikeTestFile(f.path, f.source.body)).flatMap((f) => sessionCapabilityReads(f.sourceFile, state.options.cwd ?? process.cwd())),
   );
   const sitesOf = sitesAsTheyStand(state);
+  const originalLines = originalLineAfter(state.fileByPath, state.preRewrite);
+  const reported = new Set<Node>();
+  const add = (filePath: string, findings: ServingFinding[]) => {
+    if (findings.length > 0) serving.set(filePath, [...(serving.get(filePath) ?? []), ...findings]);
+  };
   for (const file of loaded) {
     if (file.failed) continue;
     try {
-      const findings = applyServingRewrites(file.sourceFile, state.ctx, sessionReads, sitesOf);
-      if (findings.length > 0) serving.set(file.path, findings);
+      // reasons naming a line of another served file cite the user's line (the rewrite may have changed that file)
+      const findings = withOriginalLines(originalLines, () => applyServingRewrites(file.sourceFile, state.ctx, sessionReads, sitesOf));
+      // a request reference the find stage does not follow is reported in its own file, once for every hosting serving it
+      const references = findings.filter((f) => f.method !== 'serving' && f.method !== 'session-state');
+      add(file.path, findings.filter((f) => !references.includes(f)));
+      for (const reference of references) {
+        if (!reference.node || reported.has(reference.node)) continue;
+        reported.add(reference.node);
+        add(reference.node.getSourceFile().getFilePath() as string, [reference]);
+      }
     } catch (error) {
       file.notes.push(`serving analysis failed: ${(error as Error).message}`);
     }

@@ -1,9 +1,11 @@
 /** What the serving stage reports, and the advice it gives for each hosting shape. */
 import type { Node } from 'ts-morph';
-import { HOSTING_ADVICE } from '@mcp-mrtr/surface';
+import { HOSTING_ADVICE, type LegacyMethod, type RequestKind } from '@mcp-mrtr/surface';
 
 export interface ServingFinding {
-  method: 'serving' | 'session-state';
+  /** A legacy method for a request the find stage does not follow (unfollowed-references.ts). */
+  method: 'serving' | 'session-state' | LegacyMethod;
+  kind?: RequestKind;
   status: 'migrated' | 'flagged';
   reason: string;
   advice?: string;

@@ -22,6 +22,7 @@ import { rewriteHttpHosting, transportClassOf } from './http.js';
 import { connectCalls, rewriteStdioConnect } from './stdio.js';
 import { hostingKeptReason, type SessionCapabilityRead } from './capability-guards.js';
 import { swallowedKeptReason, swallowedRequests, type SitesOf } from './swallowed-requests.js';
+import { unfollowedFinding, unfollowedKeptReason, unfollowedReferences } from './unfollowed-references.js';
 
 export { SERVING_ADVICE, type ServingFinding } from './findings.js';
 export { guardFinding, sessionCapabilityReads, type SessionCapabilityRead } from './capability-guards.js';
@@ -33,6 +34,9 @@ const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPO
  * while there are any, switching the hosting would turn their features off for 2026-07-28 clients,
  * so every hosting is flagged with that reason instead. So it is while a request the run left in
  * place has its failure swallowed (swallowed-requests.ts): the fallback would silently replace it.
+ * So it is too while the served files read a legacy request method through a reference the find
+ * stage does not follow (unfollowed-references.ts): those requests would throw; each such reference
+ * is returned as a flagged finding with its legacy method, its node in the file it is in.
  * `sitesOf` gives the legacy request sites of a file as its text is now (the run's, where they
  * still stand).
  */
@@ -41,8 +45,9 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, s
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
   const swallowed = mentionsTransport && sessionReads.length === 0 ? swallowedRequests(sourceFile, sitesOf) : [];
-  if (mentionsTransport && (sessionReads.length > 0 || swallowed.length > 0)) {
-    const kept = sessionReads.length > 0 ? hostingKeptReason(sessionReads) : swallowedKeptReason(swallowed);
+  const unfollowed = mentionsTransport ? unfollowedReferences(sourceFile, sitesOf, ctx) : [];
+  if (mentionsTransport && (sessionReads.length > 0 || swallowed.length > 0 || unfollowed.length > 0)) {
+    const kept = sessionReads.length > 0 ? hostingKeptReason(sessionReads) : swallowed.length > 0 ? swallowedKeptReason(swallowed) : unfollowedKeptReason(unfollowed);
     for (const connect of connectCalls(sourceFile)) findings.push(flag(connect, `server.connect(new StdioServerTransport()) serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.stdio));
     const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
@@ -51,6 +56,8 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, s
       if (SSE_TRANSPORTS.includes(cls)) findings.push(flag(created, `${cls} hosting serves the 2024/2025 era only`, SERVING_ADVICE.sse));
       else if (HTTP_TRANSPORTS.includes(cls) && !text.includes(TARGET.isLegacyRequest)) findings.push(flag(created, `${cls} hosting serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.http));
     }
+    // the requests made through those references, each a flagged site of its own (in its file), once there is hosting to keep
+    if (findings.length > 0) findings.push(...unfollowed.map(unfollowedFinding));
   } else if (mentionsTransport) {
     for (const connect of connectCalls(sourceFile)) {
       const outcome = rewriteStdioConnect(sourceFile, connect);
@@ -177,7 +184,7 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   const flagged = new Set<Node>();
   const findings: ServingFinding[] = [];
   const consider = (container: Node | undefined, key: Node | undefined) => {
-    if (!container || !key || !/sessionId/i.test(key.getText())) return;
+    if (!container || !key || !isSessionKey(key)) return;
     const target = unwrapExpression(container);
     if (!target || !Node.isIdentifier(target)) return;
     const decl = declarationOf(target);
@@ -200,6 +207,17 @@ function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
   return findings;
 }
 
+
+/**
+ * The key is a value read from the session: a name (`sessionId`, `extra.sessionId`,
+ * `this.#sessionId`) in the key expression, or in a template's substitutions
+ * (`\`${sessionId}:cart\``). A string literal is text, whatever it says: `'DELETE /session/:sessionId'`
+ * keys a route table.
+ */
+function isSessionKey(key: Node): boolean {
+  const names = Node.isIdentifier(key) || Node.isPrivateIdentifier(key) ? [key] : [...key.getDescendantsOfKind(SyntaxKind.Identifier), ...key.getDescendantsOfKind(SyntaxKind.PrivateIdentifier)];
+  return names.some((name) => /sessionId/i.test(name.getText()));
+}
 
 /** The map's declaration or a value stored in it names a transport (`Record<string, Transport>`, `{ transport, ... }`). */
 function holdsTransports(map: Node): boolean {

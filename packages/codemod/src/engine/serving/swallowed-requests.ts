@@ -7,7 +7,7 @@
  * the hosting is flagged instead of switched.
  */
 import path from 'node:path';
-import { Node, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
 import { referencesOf } from '../find/resolve.js';
@@ -54,18 +54,50 @@ export function swallowedRequests(hostingFile: SourceFile, sitesOf: SitesOf): Sw
 
 /**
  * The hosting file and the project files it imports, transitively: the server it hosts. Requests
- * elsewhere in the run (another server of a monorepo) are not served by this hosting.
+ * elsewhere in the run (another server of a monorepo) are not served by this hosting. Imports are
+ * static declarations and the calls that load a module named by a literal: `await
+ * import('./handlers/tickets.js')` (handlers loaded on first use), `require('./x')` and
+ * `import x = require('./x')`.
  */
-function servedFiles(hostingFile: SourceFile): SourceFile[] {
+export function servedFiles(hostingFile: SourceFile): SourceFile[] {
   const files = new Set<SourceFile>([hostingFile]);
   for (const file of files) {
     const targets = [
       ...file.getImportDeclarations().map((d) => d.getModuleSpecifierSourceFile()),
       ...file.getExportDeclarations().map((d) => d.getModuleSpecifierSourceFile()),
+      ...loadedModules(file),
     ];
     for (const target of targets) if (target && !target.isInNodeModules() && !target.isDeclarationFile()) files.add(target);
   }
   return [...files];
+}
+
+const LOADING_CALL = /\b(import|require)\s*\(/;
+
+/** The project files `file` loads with `import('literal')`, `require('literal')` or `import x = require('literal')`. */
+function loadedModules(file: SourceFile): Array<SourceFile | undefined> {
+  if (!LOADING_CALL.test(file.getFullText())) return [];
+  const loaded: Array<SourceFile | undefined> = [];
+  file.forEachDescendant((node) => {
+    if (Node.isImportEqualsDeclaration(node)) {
+      loaded.push(node.getExternalModuleReferenceSourceFile());
+      return;
+    }
+    if (!Node.isCallExpression(node)) return;
+    const callee = node.getExpression();
+    const mode = callee.getKind() === SyntaxKind.ImportKeyword ? ts.ModuleKind.ESNext : Node.isIdentifier(callee) && callee.getText() === 'require' ? ts.ModuleKind.CommonJS : undefined;
+    const specifier = node.getArguments()[0];
+    if (mode === undefined || !specifier || !(Node.isStringLiteral(specifier) || Node.isNoSubstitutionTemplateLiteral(specifier))) return;
+    loaded.push(resolvedModule(file, specifier.getLiteralValue(), mode));
+  });
+  return loaded;
+}
+
+/** The project's source file that `specifier`, loaded from `file` in `mode`, resolves to. */
+function resolvedModule(file: SourceFile, specifier: string, mode: ts.ResolutionMode): SourceFile | undefined {
+  const project = file.getProject();
+  const resolved = ts.resolveModuleName(specifier, file.getFilePath(), project.getCompilerOptions(), project.getModuleResolutionHost(), undefined, undefined, mode).resolvedModule;
+  return resolved ? project.getSourceFile(resolved.resolvedFileName) : undefined;
 }
 
 /** The catch that swallows a failure of `node`: in its function, or around a call of that function. */
@@ -122,7 +154,7 @@ function nameNode(fn: Node): Node | undefined {
 }
 
 /** The innermost named function around `node` (`createServer` for the arrow it registers), named as reach names it. */
-function enclosingFunctionName(node: Node): string {
+export function enclosingFunctionName(node: Node): string {
   for (const fn of node.getAncestors()) {
     if (!Node.isFunctionLikeDeclaration(fn)) continue;
     const name = functionName(fn);
