@@ -201,6 +201,24 @@ client.setRequestHandler('elicitation/create', () => ({ action: 'cancel' }));
     ).toEqual(["5 'elicitation/create' elicitation/create"]);
   });
 
+  it('does not report a request object nothing hands on (what a migrated handler leaves of one), but one handed to a sender it does not know', () => {
+    expect(
+      scan(`${HEAD}declare const channel: { push(message: unknown): Promise<unknown> };
+export function left(prompt: string) {
+  const request = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 10 } };
+  return request.params.maxTokens;
+}
+export function unused() {
+  const request = { method: 'roots/list' as const };
+}
+export function sent() {
+  const request = { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } };
+  return channel.push(request);
+}
+`),
+    ).toEqual(["13 'elicitation/create' elicitation/create"]);
+  });
+
   it('does not report comments, type declarations, existence checks, look-alikes, the v2 builders or the requests it found', () => {
     expect(
       scan(`${HEAD}// server.server.elicitInput is read below

@@ -22,7 +22,7 @@ import { CTX_MCPREQ_METHOD_TO_LEGACY, LEGACY_REQUESTS, METHOD_BINDER, METHOD_INV
 import type { Site } from '../model.js';
 import { isMcpReqReceiver, isServerReceiver, type FindContext } from '../find/receivers.js';
 import { declaresSdkRequestMethod } from '../find/sdk-shaped.js';
-import { declarationOf, isInNodeModules, nameText, unwrapExpression } from '../find/resolve.js';
+import { declarationOf, isInNodeModules, nameText, referencesOf, unwrapExpression } from '../find/resolve.js';
 import { ANSWERS_MODULE_BASENAME } from '../rewrite/answers-module.js';
 import { CAPABILITIES_MODULE_BASENAME } from '../rewrite/capabilities-module.js';
 import { STATE_MODULE_BASENAME } from '../generated-names.js';
@@ -181,7 +181,7 @@ function namesTheRequest(literal: Node): boolean {
   if (!parent) return false;
   if (Node.isCaseClause(parent)) return false;
   if (Node.isBinaryExpression(parent) && COMPARISONS.has(parent.getOperatorToken().getKind())) return false;
-  if (Node.isPropertyAssignment(parent)) return parent.getInitializer() === literal;
+  if (Node.isPropertyAssignment(parent)) return parent.getInitializer() === literal && handedOn(parent.getParent());
   if (Node.isElementAccessExpression(parent) || Node.isExternalModuleReference(parent)) return false;
   if (Node.isCallExpression(parent)) {
     const callee = unwrapExpression(parent.getExpression());
@@ -189,6 +189,31 @@ function namesTheRequest(literal: Node): boolean {
     return !(name && HANDLER_REGISTRATIONS.has(name)) && parent.getExpression() !== literal;
   }
   return Node.isVariableDeclaration(parent) || Node.isReturnStatement(parent) || Node.isArrayLiteralExpression(parent) || Node.isBinaryExpression(parent) || Node.isConditionalExpression(parent) || Node.isArrowFunction(parent) || Node.isNewExpression(parent);
+}
+
+/**
+ * The object holding the request's method is handed on: not a variable whose only uses read its
+ * members (`request.params`) or that nothing uses. A migrated handler keeps the legacy request
+ * object it no longer sends (`const request = { method: 'sampling/createMessage', params }` before
+ * `inputRequired.createMessage(...)`), and such an object sends nothing.
+ */
+function handedOn(object: Node | undefined): boolean {
+  let node = object;
+  while (node) {
+    const up = node.getParent();
+    if (!up || !(Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isSatisfiesExpression(up) || Node.isTypeAssertion(up) || Node.isNonNullExpression(up))) break;
+    node = up;
+  }
+  const holder = node?.getParent();
+  if (!node || !holder || !Node.isVariableDeclaration(holder) || holder.getInitializer() !== node) return true;
+  const name = holder.getNameNode();
+  const uses = Node.isIdentifier(name) ? referencesOf(name) : undefined;
+  if (!uses) return true;
+  return uses.some((use) => {
+    if (use === name) return false;
+    const up = use.getParent();
+    return !(up && Node.isPropertyAccessExpression(up) && up.getExpression() === use);
+  });
 }
 
 /**
