@@ -3,7 +3,7 @@
  * reason per file, the output texts, created files, package.json changes and the summary.
  */
 import { buildLineMap } from '../engine/line-map.js';
-import { planPackageJsonChanges } from '../engine/package-json.js';
+import { importsV1Sdk, planPackageJsonChanges } from '../engine/package-json.js';
 import { unsliceSource } from '../engine/slice.js';
 import { joinSource } from '../engine/source-text.js';
 import type { FileResult, MigrationSummary, PackageJsonChange, SiteResult } from '../types.js';
@@ -104,7 +104,12 @@ export function summaryStage(state: Pick<RunState, 'results' | 'fileByPath' | 'e
   const packageJsonChanges: PackageJsonChange[] = state.env.manifests
     ? withJestManifestSetups(
         planPackageJsonChanges(
-          files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
+          [
+            ...files.filter((f) => f.output !== undefined && fileByPath.has(f.path)).map((f) => ({ path: f.path, text: f.output! })),
+            // files the run reports on without being its own (importers of migrated files it typechecked,
+            // outside the paths given): still loading the v1 SDK, they keep it declared
+            ...files.filter((f) => !fileByPath.has(f.path) && importsV1Sdk(f.output ?? f.original ?? '')).map((f) => ({ path: f.path, text: f.output ?? f.original! })),
+          ],
           new Set(files.map((f) => f.path)),
           state.zodRaised,
         ),
