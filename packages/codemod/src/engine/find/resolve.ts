@@ -142,6 +142,21 @@ export function unwrapTsExpression(expr: ts.Expression): ts.Expression {
   return e;
 }
 
+/** The outermost of the wrappers `unwrapExpression` strips that enclose `node` (its upward twin): the node whose parent uses the value. */
+export function outermostWrapper(node: Node): Node {
+  let current = node;
+  for (let up = current.getParent(); up && (Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isNonNullExpression(up) || Node.isSatisfiesExpression(up) || Node.isTypeAssertion(up)); up = up.getParent()) current = up;
+  return current;
+}
+
+/** The node a function is called by: its own name, or that of the variable, property or class field an arrow or function expression initialises. */
+export function functionNameNode(fn: Node): Node | undefined {
+  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
+  const holder = fn.getParent();
+  if ((Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) return holder.getNameNode();
+  return undefined;
+}
+
 /** Walks up through parentheses/casts/`await` from an expression to the node that uses its value. */
 export function valueParent(node: Node): { parent: Node | undefined; child: Node; awaited: boolean } {
   let child = node;

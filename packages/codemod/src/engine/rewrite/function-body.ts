@@ -22,10 +22,3 @@ export function helperName(fn: Node): string {
   if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getName();
   return 'helper';
 }
-
-export function nameNodeOf(fn: Node): Node | undefined {
-  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
-  const parent = fn.getParent();
-  if (parent && (Node.isVariableDeclaration(parent) || Node.isPropertyAssignment(parent) || Node.isPropertyDeclaration(parent))) return parent.getNameNode();
-  return undefined;
-}

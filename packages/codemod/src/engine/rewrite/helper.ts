@@ -7,8 +7,8 @@
  */
 import { Node, type Block, type CallExpression, type Identifier, type ParameterDeclaration } from 'ts-morph';
 import type { CallPathStep, Site } from '../model.js';
-import { referenceHeldBy, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
-import { functionWithBody, helperName, nameNodeOf, type FunctionWithBody } from './function-body.js';
+import { functionNameNode, referenceHeldBy, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { functionWithBody, helperName, type FunctionWithBody } from './function-body.js';
 import { precedingCode } from './control-flow.js';
 import { Obstacle, checkStatementPath, enclosingFunction, line, pointForAwaited, siteLabel, type RequestPoint } from './points.js';
 import { abbreviate, firstEffect } from './purity.js';
@@ -108,7 +108,7 @@ function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], r
   const nameNode = param.getNameNode() as Identifier;
   const uses = referencesOf(nameNode)?.filter((ref) => ref !== nameNode);
   if (uses?.length !== 1 || uses[0] !== unwrapExpression((site.node as CallExpression).getExpression())) return undefined;
-  const fnName = nameNodeOf(fn);
+  const fnName = functionNameNode(fn);
   if (!fnName || !Node.isIdentifier(fnName)) return undefined;
   const calls = referencesOf(fnName);
   if (!calls) return undefined;
@@ -128,7 +128,7 @@ function droppableSender(fn: FunctionWithBody, params: ParameterDeclaration[], r
  * Every reference to the helper must be a call the rewrite updates; returns the first one that is not.
  */
 export function unhandledReference(helper: HelperWork, handled: Set<CallExpression>): string | undefined {
-  const nameNode = nameNodeOf(helper.fn);
+  const nameNode = functionNameNode(helper.fn);
   if (!nameNode || !Node.isIdentifier(nameNode)) return `helper \`${helper.name}\` has no name to find its callers by`;
   return unhandledReferenceOf(helper, nameNode, handled, 0);
 }

@@ -17,11 +17,11 @@ import { SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
 import { flavourOf } from './module-flavour.js';
 import { helperArguments, planHelper, type HelperWork } from './helper.js';
-import { helperName, nameNodeOf } from './function-body.js';
+import { helperName } from './function-body.js';
 import { abbreviate } from './purity.js';
 import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
-import { referencesOf } from '../find/resolve.js';
+import { functionNameNode, referencesOf } from '../find/resolve.js';
 import type { Reach, Site } from '../model.js';
 import type { FileWork } from './emit-common.js';
 
@@ -107,7 +107,7 @@ export function testCallsObstacle(fn: Node, site: Site): string | undefined {
 export function testCallsOf(fn: Node): CallExpression[] {
   const cached = TEST_CALLS.get(fn);
   if (cached) return cached;
-  const nameNode = nameNodeOf(fn);
+  const nameNode = functionNameNode(fn);
   const calls: CallExpression[] = [];
   // references the language service cannot list: no test call is known
   for (const ref of (nameNode && Node.isIdentifier(nameNode) ? referencesOf(nameNode) : undefined) ?? []) {

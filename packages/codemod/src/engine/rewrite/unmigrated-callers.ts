@@ -11,8 +11,7 @@
  * that code outside handlers also calls (inline.ts's `mixed` helpers).
  */
 import { Node, type CallExpression } from 'ts-morph';
-import { referencesOf } from '../find/resolve.js';
-import { nameNodeOf } from './function-body.js';
+import { functionNameNode, referencesOf } from '../find/resolve.js';
 import { enclosingFunction } from './points.js';
 
 /** A handler function's key, stable while its file's text is unchanged (the rewrite restores inlined text before it plans again). */
@@ -26,7 +25,7 @@ export function handlerKey(fn: Node): string {
  * (a call from elsewhere, the helper passed or held as a value), or when there is none.
  */
 export function blockingHandlers(helperFn: Node, handled: ReadonlySet<CallExpression>, ownFailures: ReadonlySet<Node>): Node[] | undefined {
-  const name = nameNodeOf(helperFn);
+  const name = functionNameNode(helperFn);
   if (!name || !Node.isIdentifier(name)) return undefined;
   const references = referencesOf(name);
   if (!references) return undefined;

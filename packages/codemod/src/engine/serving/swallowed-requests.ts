@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
-import { referencesOf } from '../find/resolve.js';
+import { functionNameNode, referencesOf } from '../find/resolve.js';
 import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 
@@ -116,7 +116,7 @@ function catchOf(node: Node, depth: number, seen: Set<Node>): Node | undefined {
   }
   if (depth >= MAX_CALLER_DEPTH) return undefined;
   const fn = node.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a));
-  const name = fn && nameNode(fn);
+  const name = fn && functionNameNode(fn);
   if (!fn || !name || !Node.isReferenceFindable(name) || seen.has(fn)) return undefined;
   seen.add(fn);
   const references = referencesOf(name);
@@ -144,13 +144,6 @@ function callOf(ref: Node): Node | undefined {
   if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
   const call = callee.getParent();
   return call && Node.isCallExpression(call) && call.getExpression() === callee ? call : undefined;
-}
-
-function nameNode(fn: Node): Node | undefined {
-  if (Node.isFunctionDeclaration(fn) || Node.isMethodDeclaration(fn)) return fn.getNameNode();
-  const holder = fn.getParent();
-  if ((Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) return holder.getNameNode();
-  return undefined;
 }
 
 /** The innermost named function around `node` (`createServer` for the arrow it registers), named as reach names it. */

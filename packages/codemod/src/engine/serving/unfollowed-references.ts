@@ -22,7 +22,7 @@ import { CTX_MCPREQ_METHOD_TO_LEGACY, LEGACY_REQUESTS, METHOD_BINDER, METHOD_INV
 import type { Site } from '../model.js';
 import { isMcpReqReceiver, isServerReceiver, type FindContext } from '../find/receivers.js';
 import { declaresSdkRequestMethod } from '../find/sdk-shaped.js';
-import { declarationOf, isInNodeModules, nameText, referencesOf, unwrapExpression } from '../find/resolve.js';
+import { declarationOf, isInNodeModules, nameText, outermostWrapper, referencesOf, unwrapExpression } from '../find/resolve.js';
 import { ANSWERS_MODULE_BASENAME } from '../rewrite/answers-module.js';
 import { CAPABILITIES_MODULE_BASENAME } from '../rewrite/capabilities-module.js';
 import { STATE_MODULE_BASENAME } from '../generated-names.js';
@@ -198,12 +198,7 @@ function namesTheRequest(literal: Node): boolean {
  * `inputRequired.createMessage(...)`), and such an object sends nothing.
  */
 function handedOn(object: Node | undefined): boolean {
-  let node = object;
-  while (node) {
-    const up = node.getParent();
-    if (!up || !(Node.isParenthesizedExpression(up) || Node.isAsExpression(up) || Node.isSatisfiesExpression(up) || Node.isTypeAssertion(up) || Node.isNonNullExpression(up))) break;
-    node = up;
-  }
+  const node = object && outermostWrapper(object);
   const holder = node?.getParent();
   if (!node || !holder || !Node.isVariableDeclaration(holder) || holder.getInitializer() !== node) return true;
   const name = holder.getNameNode();
