@@ -445,6 +445,52 @@ export function build(mcp: McpServer) {
     ]);
   });
 
+  it('a function declared on its own and named by a property of an interface-typed object is called through that member (a lazily loaded domain handler)', () => {
+    const project = virtualProject();
+    const types = addSource(project, `export interface Domain { tools(): string[]; run(tool: string, args: Record<string, unknown>): Promise<{ content: [] }> }
+`, '.ts', 'domain-types.ts');
+    const billing = addSource(project, `${HEAD}
+import type { Domain } from './domain-types.js';
+let wired: Server | undefined;
+export function wire(server: Server) { wired = server; }
+async function run(tool: string, args: Record<string, unknown>) {
+  const server = wired!;
+  ${ASK};
+  return { content: [] as [] };
+}
+async function refund(tool: string, args: Record<string, unknown>) {
+  const server = wired!;
+  ${ASK};
+  return { content: [] as [] };
+}
+export const billing: Domain = { tools: () => ['invoice'], run };
+export const refunds: Domain = { tools: () => ['refund'], run: refund };
+const loose = { run };
+`, '.ts', 'domain-billing.ts');
+    const main = addSource(project, `${HEAD}
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Domain } from './domain-types.js';
+const loaded = new Map<string, Domain>();
+async function domainFor(name: string): Promise<Domain> {
+  const cached = loaded.get(name);
+  if (cached) return cached;
+  const { billing } = await import('./domain-billing.js');
+  loaded.set(name, billing);
+  return billing;
+}
+export function build(server: Server) {
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const domain = await domainFor(request.params.name.split('_')[0]!);
+    return domain.run(request.params.name, request.params.arguments ?? {});
+  });
+}
+`, '.ts', 'domain-main.ts');
+    expect(reachesOf([types, billing, main])).toEqual([
+      { line: 9, file: 'domain-billing.ts', handlers: ['tools/call:1'], contexts: [] },
+      { line: 14, file: 'domain-billing.ts', handlers: ['tools/call:1'], contexts: [] },
+    ]);
+  });
+
   it("a plugin's typed tools table registered by a loader through the member (registerTool(name, cfg, def.handler))", () => {
     const project = virtualProject();
     const types = addSource(project, `${HEAD}

@@ -91,6 +91,20 @@ export function resolveCallee(callee: Node, depth = 0): FunctionLike | undefined
   return named ? resolveCallee(named, depth + 1) : undefined;
 }
 
+/** The declaration of what a shorthand property (`{ wipe }`) names, through an import to the imported declaration. */
+export function shorthandValueDeclaration(property: Node & { getValueSymbol(): { getDeclarations(): Node[] } | undefined; getNameNode(): Node }): Node | undefined {
+  let declarations: Node[] = [];
+  try {
+    declarations = property.getValueSymbol()?.getDeclarations() ?? [];
+  } catch {
+    declarations = [];
+  }
+  const first = declarations[0];
+  // an imported name: follow the import to the declaration
+  if (first && (Node.isImportSpecifier(first) || Node.isImportClause(first))) return declarationOf(property.getNameNode()) ?? first;
+  return first;
+}
+
 /** The function reference (`createThing`, `ops.createThing`) a property or a `const` is initialised with. */
 export function referenceHeldBy(decl: Node): Node | undefined {
   let init: Node | undefined;

@@ -18,7 +18,7 @@
  * in the project's subclasses.
  */
 import { Node, SyntaxKind, type CallExpression, type ClassDeclaration, type ObjectLiteralExpression } from 'ts-morph';
-import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, referencesOf, unwrapExpression, type FunctionLike } from '../find/resolve.js';
+import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, referencesOf, shorthandValueDeclaration, unwrapExpression, type FunctionLike } from '../find/resolve.js';
 
 export interface DispatchedTool {
   /** The function the lookup yields (an arrow in a table, a method of an entry's class, ...). */
@@ -404,19 +404,6 @@ function functionOfValue(value: Node): FunctionLike | undefined {
     if (callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind') return functionOfValue(callee.getExpression());
   }
   return undefined;
-}
-
-function shorthandValueDeclaration(property: Node & { getValueSymbol(): { getDeclarations(): Node[] } | undefined; getNameNode(): Node }): Node | undefined {
-  let declarations: Node[] = [];
-  try {
-    declarations = property.getValueSymbol()?.getDeclarations() ?? [];
-  } catch {
-    declarations = [];
-  }
-  const first = declarations[0];
-  // an imported name: follow the import to the declaration
-  if (first && (Node.isImportSpecifier(first) || Node.isImportClause(first))) return declarationOf(property.getNameNode()) ?? first;
-  return first;
 }
 
 function propertyFunction(object: ObjectLiteralExpression, member: string): FunctionLike | undefined {

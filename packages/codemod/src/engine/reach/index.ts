@@ -12,7 +12,7 @@ import { declarationOf, isFunctionNode, nameText, referenceHeldBy, resolveCallee
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
 import { wrappedTools } from './wrapped-callbacks.js';
-import { callsThroughMember, storedMemberDeclaration } from './members.js';
+import { callsThroughMember, memberStoringByName, storedMemberDeclaration } from './members.js';
 import { virtualCallReaching } from './virtual-calls.js';
 import { argumentAt, requestParameterIndex } from './context-argument.js';
 import { abbreviate } from '../rewrite/purity.js';
@@ -46,6 +46,7 @@ class CallGraph {
   private readonly otherByFn = new Map<Node, OtherRegistration>();
   private callsByName?: Map<string, CallExpression[]>;
   private aliases?: Map<string, Array<{ name: string; node: Node }>>;
+  private propertiesByValue?: Map<string, Node[]>;
   private readonly callerCache = new Map<Node, CallExpression[]>();
   private readonly memberCallCache = new Map<Node, CallExpression[]>();
   /** Calls that reach a class method through an interface member or a base-class method, as reports name it. */
@@ -290,6 +291,12 @@ class CallGraph {
     // wherever they are (the factory's own file need not mention MCP)
     const member = storedMemberDeclaration(fn);
     if (member) for (const call of this.callsThroughMember(member.declaration)) if (!result.includes(call)) result.push(call);
+    // named by a property of a typed object (`export const alerts: DomainHandler = { handleCall }`):
+    // the calls through that member (`(await loadDomain(name)).handleCall(...)`)
+    for (const property of this.propertiesNaming(fn)) {
+      const declaration = memberStoringByName(property, fn);
+      if (declaration) for (const call of this.callsThroughMember(declaration)) if (!result.includes(call)) result.push(call);
+    }
     this.callerCache.set(fn, result);
     return result;
   }
@@ -365,6 +372,31 @@ class CallGraph {
     }
     this.aliases = index;
     return index;
+  }
+
+  /** The object-literal properties whose value is one of `fn`'s names (`{ handleCall }`, `{ run: handleCall }`), unresolved. */
+  private propertiesNaming(fn: FunctionLike): Node[] {
+    if (!this.propertiesByValue) {
+      const index = new Map<string, Node[]>();
+      for (const sf of this.input.sourceFiles) {
+        const properties: Array<[Node, string | undefined]> = [
+          ...sf.getDescendantsOfKind(SyntaxKind.ShorthandPropertyAssignment).map((p): [Node, string] => [p, p.getName()]),
+          ...sf.getDescendantsOfKind(SyntaxKind.PropertyAssignment).map((p): [Node, string | undefined] => {
+            const init = unwrapExpression(p.getInitializer());
+            return [p, init && Node.isIdentifier(init) ? init.getText() : undefined];
+          }),
+        ];
+        for (const [property, value] of properties) {
+          if (value === undefined) continue;
+          const list = index.get(value);
+          if (list) list.push(property);
+          else index.set(value, [property]);
+        }
+      }
+      this.propertiesByValue = index;
+    }
+    const index = this.propertiesByValue;
+    return this.namesOf(fn).flatMap((name) => index.get(name) ?? []);
   }
 
   /** Calls in every loaded file, indexed by the called name (`f()`, `x.f()`): resolved lazily. */

@@ -7,9 +7,9 @@
  * goes through that same declaration. This is how a function travels through a project's own
  * factories and registries without a literal path from the table to the call.
  */
-import { Node, type CallExpression } from 'ts-morph';
+import { Node, type CallExpression, type ObjectLiteralExpression } from 'ts-morph';
 import type { FunctionLike } from '../find/resolve.js';
-import { declarationOf, isFunctionNode, isInNodeModules, nameText, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { declarationOf, functionOfDeclaration, isFunctionNode, isInNodeModules, nameText, referencesOf, resolveCallee, shorthandValueDeclaration, unwrapExpression, valueParent } from '../find/resolve.js';
 
 /** The project-declared member (property or method signature) a function is stored in, or undefined. */
 export function storedMemberDeclaration(fn: Node): { declaration: Node; name: string } | undefined {
@@ -26,15 +26,39 @@ export function storedMemberDeclaration(fn: Node): { declaration: Node; name: st
     }
   }
   if (!object || !name || !Node.isObjectLiteralExpression(object)) return undefined;
+  const declaration = memberCheckedAgainst(object, name);
+  return declaration ? { declaration, name } : undefined;
+}
+
+/**
+ * The project-declared member a property that names a function stores it in: `{ handleCall }` or
+ * `{ run: handleCall }` in `export const alerts: DomainHandler = { ... }`, where `handleCall` is a
+ * function declared elsewhere. Undefined when the property names something else.
+ */
+export function memberStoringByName(property: Node, fn: Node): Node | undefined {
+  let value: Node | undefined;
+  if (Node.isShorthandPropertyAssignment(property)) {
+    const decl = shorthandValueDeclaration(property);
+    value = decl && functionOfDeclaration(decl);
+  } else if (Node.isPropertyAssignment(property)) {
+    const init = unwrapExpression(property.getInitializer());
+    value = init && Node.isIdentifier(init) ? resolveCallee(init) : undefined;
+  }
+  const object = property.getParent();
+  const name = (Node.isShorthandPropertyAssignment(property) || Node.isPropertyAssignment(property)) ? nameText(property.getNameNode()) : undefined;
+  if (value !== fn || !name || !object || !Node.isObjectLiteralExpression(object)) return undefined;
+  return memberCheckedAgainst(object, name);
+}
+
+/** The member declaration, in project code, that `object`'s property `name` is checked against (its contextual type's property). */
+function memberCheckedAgainst(object: ObjectLiteralExpression, name: string): Node | undefined {
   let declarations: Node[] = [];
   try {
-    const contextual = object.getContextualType();
-    declarations = contextual?.getProperty(name)?.getDeclarations() ?? [];
+    declarations = object.getContextualType()?.getProperty(name)?.getDeclarations() ?? [];
   } catch {
     return undefined;
   }
-  const declaration = declarations.find((d) => !isInNodeModules(d) && isMemberSignature(d));
-  return declaration ? { declaration, name } : undefined;
+  return declarations.find((d) => !isInNodeModules(d) && isMemberSignature(d));
 }
 
 function isMemberSignature(node: Node): boolean {
