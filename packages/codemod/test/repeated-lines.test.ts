@@ -44,7 +44,7 @@ const MIN_LENGTH = 30;
 
 /**
  * Repeats the migration needs, named with the fixture and why, so the figure below is 0 and any
- * other repeat fails. The history of the figure: 230 when issue 13 was filed; 13 -> 19 with the
+ * other repeat fails. The history of the figure: 230 when this test was written; 13 -> 19 with the
  * handler's own copy of a helper whose other callers pass no context (gone when both call one
  * function typed by overloads); 6 -> 3 when sibling functions stopped sharing generated lines
  * (generated names per function, helper parameters and requests named after what they ask,
