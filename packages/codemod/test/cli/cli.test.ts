@@ -23,12 +23,34 @@ import {
   makeProject,
   read,
   runCli,
+  sharedRun,
   snapshot,
 } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
+
+/** A migratable server beside a plain file in a committed work tree, migrated: exit 0, a changed tree. */
+const cleanTreeMigrate = sharedRun(() => {
+  const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
+  // a committed work tree: outside git, migrate adds a notice on stderr (usage.test.ts)
+  commitAll(root);
+  return { root, run: runCli(['migrate', 'src'], root) };
+});
+
+/** A migratable, a flagged and a plain file, migrated with a SARIF report beside them and a JSON one apart. */
+const flaggedMigrate = sharedRun(() => {
+  const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/math.ts': PLAIN });
+  return { root, run: runCli(['migrate', 'src', '--sarif', 'src/mrtr.sarif', '--json', 'reports/mrtr.json'], root) };
+});
+
+/** A file that does not parse (it names a request, so the pre-filter reads it) beside a migratable and a flagged one. */
+const BROKEN_REQUEST = BROKEN + '// elicitInput\n';
+const brokenFileMigrate = sharedRun(() => {
+  const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/broken.ts': BROKEN_REQUEST });
+  return { root, run: runCli(['migrate', 'src', '--json', 'report.json', '--sarif', 'mrtr.sarif'], root) };
+});
 
 describe('usage and exit code 2', () => {
   it('--help lists both commands and exits 0', () => {
@@ -74,10 +96,7 @@ describe('usage and exit code 2', () => {
 
 describe('migrate', () => {
   it('rewrites a migratable server in place and exits 0', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
-    // a committed work tree: outside git, migrate adds a notice on stderr (usage.test.ts)
-    commitAll(root);
-    const run = runCli(['migrate', 'src'], root);
+    const { root, run } = cleanTreeMigrate();
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const out = read(root, 'src/server.ts');
@@ -90,8 +109,7 @@ describe('migrate', () => {
   });
 
   it('flags what it cannot migrate with an @mcp-mrtr-todo marker, lists file:line and reason, exits 1; the last line finds the markers', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
-    const run = runCli(['migrate', 'src', '--sarif', 'src/mrtr.sarif'], root);
+    const { root, run } = flaggedMigrate();
     expect(run.status).toBe(1);
     expect(read(root, 'src/mrtr.sarif')).toContain('@mcp-mrtr-todo');
     const roots = read(root, 'src/roots.ts').split('\n');
@@ -118,10 +136,9 @@ describe('migrate', () => {
     expect(forced.status).toBe(0);
     expect(read(root, 'src/server.ts')).not.toBe(MIGRATABLE);
 
-    const clean = makeProject({ 'src/server.ts': MIGRATABLE });
-    commitAll(clean);
-    expect(runCli(['migrate', 'src'], clean).status).toBe(0);
-    expect(git(clean, 'status', '--porcelain')).toContain('src/server.ts');
+    const clean = cleanTreeMigrate();
+    expect(clean.run.status).toBe(0);
+    expect(git(clean.root, 'status', '--porcelain')).toContain('src/server.ts');
   });
 
   it('--dry-run writes nothing, needs no clean tree, and prints a unified diff that reproduces the real run', () => {
@@ -149,10 +166,9 @@ describe('migrate', () => {
   });
 
   it('a broken file fails alone: exit 1, the others migrated, the error listed', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/broken.ts': BROKEN + '// elicitInput\n' });
-    const run = runCli(['migrate', 'src', '--json', 'report.json'], root);
+    const { root, run } = brokenFileMigrate();
     expect(run.status).toBe(1);
-    expect(read(root, 'src/broken.ts')).toBe(BROKEN + '// elicitInput\n');
+    expect(read(root, 'src/broken.ts')).toBe(BROKEN_REQUEST);
     expect(read(root, 'src/server.ts')).toContain('inputRequired');
     expect(run.stdout).toMatch(/Files that failed \(1\)[^\n]*\n\s+src\/broken\.ts: \S/);
     const report = JSON.parse(read(root, 'report.json'));
@@ -185,8 +201,7 @@ describe('migrate', () => {
   });
 
   it('--json writes the contract shape', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/math.ts': PLAIN });
-    const run = runCli(['migrate', 'src', '--json', 'reports/mrtr.json'], root);
+    const { root, run } = flaggedMigrate();
     expect(run.status).toBe(1);
     const report = JSON.parse(read(root, 'reports/mrtr.json'));
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
@@ -206,8 +221,7 @@ describe('migrate', () => {
   });
 
   it('--sarif writes SARIF 2.1.0 that validates against the official schema', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/broken.ts': BROKEN + '// listRoots\n' });
-    const run = runCli(['migrate', 'src', '--sarif', 'mrtr.sarif'], root);
+    const { root, run } = brokenFileMigrate();
     expect(run.status).toBe(1);
     const sarif = JSON.parse(read(root, 'mrtr.sarif'));
     expect(validateSarif(sarif), JSON.stringify(validateSarif.errors)).toBe(true);
@@ -379,8 +393,8 @@ describe('check', () => {
   });
 
   it('exits 0 on a project without legacy sites (e.g. after migrating)', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/math.ts': PLAIN });
-    expect(runCli(['migrate', 'src'], root).status).toBe(0);
+    const { root, run: migrated } = cleanTreeMigrate();
+    expect(migrated.status).toBe(0);
     const run = runCli(['check', 'src'], root);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('No legacy server-to-client requests found.');

@@ -5,16 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAGGED, MIGRATABLE, assertBuilt, cleanupProjects, makeProject, read, runCli } from './helpers.js';
+import { FLAGGED, MIGRATABLE, assertBuilt, cleanupProjects, makeProject, read, runCli, sharedRun } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
 afterAll(cleanupProjects);
 
+/** A migratable server and, under src/legacy, a flagged hook, checked whole: the --ignore test and the closing line's read it. */
+const checkedWithLegacy = sharedRun(() => {
+  const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/legacy/roots.ts': FLAGGED });
+  return { root, run: runCli(['check', 'src'], root) };
+});
+
 describe('check takes the options of migrate that apply', () => {
   it('--ignore leaves matching files out of the gate', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/legacy/roots.ts': FLAGGED });
-    const all = runCli(['check', 'src'], root);
+    const { root, run: all } = checkedWithLegacy();
     expect(all.status).toBe(1);
     expect(all.stdout).toContain('src/legacy/roots.ts:');
     const ignored = runCli(['check', 'src', '--ignore', 'src/legacy/**', '--json', '-'], root);
@@ -54,8 +59,7 @@ describe('the closing line of check', () => {
   });
 
   it('still points at migrate when some would be', () => {
-    const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
-    const run = runCli(['check', 'src'], root);
+    const { run } = checkedWithLegacy();
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('Migrate with: mcp-mrtr migrate src');
   });
 });

@@ -32,6 +32,16 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/**
+ * A CLI run (or any set-up) that several tests of a file read, made by the first of them that asks
+ * for it, so that each test still runs alone (-t): a run of the engine costs about a second and a
+ * half of CPU, most of it loading the compiler.
+ */
+export function sharedRun<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 const created: string[] = [];
 
 export function makeProject(files: Record<string, string>): string {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAGGED, MIGRATABLE, PLAIN, assertBuilt, cleanupProjects, commitAll, makeProject, read, runCli, snapshot } from './helpers.js';
+import { FLAGGED, MIGRATABLE, PLAIN, assertBuilt, cleanupProjects, commitAll, makeProject, read, runCli, sharedRun, snapshot } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
@@ -114,13 +114,16 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
   const files = { 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/math.ts': PLAIN };
   const statuses = (report: { files: { path: string; status: string; sites: { status: string }[] }[] }) =>
     Object.fromEntries(report.files.map((f) => [f.path, [f.status, ...f.sites.map((s) => s.status)]]));
+  const reportOf = (args: string[]) => JSON.parse(runCli(args, makeProject(files)).stdout);
+  const CHECK = ['check', 'src', '--json', '-'];
+  // the check report is read by two tests
+  const checkReport = sharedRun(() => reportOf(CHECK));
 
   it.each([
-    ['check', ['check', 'src', '--json', '-']],
+    ['check', CHECK],
     ['migrate --dry-run', ['migrate', 'src', '--dry-run', '--json', '-']],
   ])('%s: would-migrate sites, would-change files, dryRun true, valid against the schema', (_name, args) => {
-    const root = makeProject(files);
-    const report = JSON.parse(runCli(args, root).stdout);
+    const report = args === CHECK ? checkReport() : reportOf(args);
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
     expect(report.schemaVersion).toBe(1);
     expect(report.dryRun).toBe(true);
@@ -136,8 +139,7 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
   });
 
   it('the schema refuses a dry run that claims to have migrated, and a report without a version', () => {
-    const root = makeProject(files);
-    const report = JSON.parse(runCli(['check', 'src', '--json', '-'], root).stdout);
+    const report = checkReport();
     expect(validateJsonReport(report)).toBe(true);
     expect(validateJsonReport({ ...report, files: report.files.map((f: { status: string }) => ({ ...f, status: f.status.replace('would-', '') })) })).toBe(false);
     const { schemaVersion: _dropped, ...unversioned } = report;

@@ -1,16 +1,23 @@
 /**
  * The README followed from the start, as a newcomer does. A fresh `git clone` of this checkout's
- * HEAD (commit first: uncommitted changes are not in it) runs the "Set up" commands verbatim. The
- * three packages are then `npm pack`ed from that clone, so a file the build needs but git does not
- * hold fails here, and installed from the tarballs into a fresh TypeScript project (a copy of
+ * HEAD (commit first: uncommitted changes are not in it) runs the "Set up" commands. The three
+ * packages are then `npm pack`ed from that clone, so a file the build needs but git does not hold
+ * fails here, and installed from the tarballs into a fresh TypeScript project (a copy of
  * fixtures/demo, a v1 server), where the README's commands run verbatim: the install line (package
  * names mapped to the tarballs, since they are not taken from a registry here), the "Migrate a
  * project" commands, `npx mcp-mrtr`, and the "Lint what is left" config with the real ESLint.
  *
- * Time: dependencies come from the npm cache where it has them (`prefer-offline`), and the clone's
- * turbo reads the cache of this checkout's build (`npm test` builds before it tests): turbo keys its
- * cache by the inputs' content, so a hit replays the same build outputs (an uncommitted change, or a
- * lone run without a build, makes the hashes differ, and the clone builds from scratch).
+ * Time: the clone is not given its own `npm ci`. That command on a clean clone is the first step of
+ * `.ci/run`, which then builds and runs this suite there, so it is proven where it matters; here it
+ * would only extract the same locked packages again (the most expensive step of this file by far).
+ * The clone gets this checkout's installed packages instead, linked entry by entry, its workspace
+ * packages linked to its own packages/ as `npm ci` links them. Of `npm run demo` the clone runs the
+ * build (the tarballs are packed from it); the built demo it then runs is test/cli/demo.test.ts,
+ * on the same sources and the same installed packages. The clone's turbo reads the cache of this
+ * checkout's build (`npm test` builds before it tests): turbo keys its cache by the inputs' content,
+ * so a hit replays the same build outputs (an uncommitted change, or a lone run without a build,
+ * makes the hashes differ, and the clone builds from scratch). Dependencies of the fresh project
+ * come from the npm cache where it has them (`prefer-offline`).
  *
  * Nothing here runs turbo in this checkout: a turbo build, even a cache hit, rewrites every dist/
  * file, and the test files running beside this one (the codemod's and the plugin's, in parallel)
@@ -56,8 +63,45 @@ function sh(command: string, cwd: string, timeout = CHILD_PROCESS_TIMEOUT_MS, ex
   return spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8', env, timeout });
 }
 
-/** For commands in the clone: npm from its cache where it can, turbo from this checkout's cache. */
-const CLONE_ENV: NodeJS.ProcessEnv = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', TURBO_CACHE_DIR: path.join(repoRoot, '.turbo', 'cache') };
+/**
+ * The local cache this checkout's turbo builds into: `.turbo/cache` beside the repository's main
+ * work tree, which turbo shares with every linked work tree (`git worktree add`) of it; in a plain
+ * clone, this checkout's own `.turbo/cache`.
+ */
+function turboCacheDir(): string {
+  const common = path.resolve(repoRoot, git(repoRoot, 'rev-parse', '--git-common-dir').trim());
+  return path.join(path.dirname(common), '.turbo', 'cache');
+}
+
+/** For commands in the clone: turbo from this checkout's cache. */
+const CLONE_ENV: NodeJS.ProcessEnv = { TURBO_CACHE_DIR: turboCacheDir() };
+
+/**
+ * `from`'s installed packages made visible in `to` (a node_modules directory, made here): each
+ * package a link to the installed one; a link `npm ci` made (a workspace package, a `.bin` command)
+ * copied as it is, so that its relative target resolves inside the clone, to the clone's own
+ * packages. Dot entries other than `.bin` (npm's and vite's caches) are left out.
+ */
+function linkInstalled(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') && entry.name !== '.bin') continue;
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target);
+    else if (entry.isDirectory() && (entry.name.startsWith('@') || entry.name === '.bin')) linkInstalled(source, target);
+    else fs.symlinkSync(source, target);
+  }
+}
+
+/** The clone's node_modules trees (the root's and each package's), from this checkout's. */
+function linkCheckoutInstall(): void {
+  linkInstalled(path.join(repoRoot, 'node_modules'), path.join(clone, 'node_modules'));
+  for (const pkg of fs.readdirSync(path.join(clone, 'packages'))) {
+    const installed = path.join(repoRoot, 'packages', pkg, 'node_modules');
+    if (fs.existsSync(installed)) linkInstalled(installed, path.join(clone, 'packages', pkg, 'node_modules'));
+  }
+}
 
 function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -97,23 +141,30 @@ afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("a fresh clone: the README's Set up commands, verbatim", () => {
+describe("a fresh clone: the README's Set up commands", () => {
   const [setUpBlock] = readmeBlocks('Set up', 'sh');
   const commands = shellCommands(setUpBlock!);
+  let npmTest: SpawnSyncReturns<string>;
 
   it('the block: install and demo, the checkout CLI, the tests', () => {
     expect(commands).toEqual(['npm ci && npm run demo', 'npx mcp-mrtr --help', 'npm test']);
   });
 
-  it('npm ci && npm run demo: installs, builds, migrates the demo server and runs it against a 2026-07-28 client', () => {
+  it('npm run demo, its build (after the install, linked): the clone builds from what git holds; the demo it then runs is test/cli/demo.test.ts', () => {
     expect(fs.existsSync(path.join(clone, 'node_modules'))).toBe(false);
-    const run = sh(commands[0]!, clone, 900_000, CLONE_ENV);
+    linkCheckoutInstall();
+    // the workspace packages resolve to the clone's own packages, as `npm ci` links them
+    const realClone = fs.realpathSync(clone);
+    for (const name of PACKAGES) expect(fs.realpathSync(path.join(clone, 'node_modules', name)), name).toBe(path.join(realClone, 'packages', name.replace('@mcp-mrtr/', '')));
+    expect(commands[0]!.split(' && ')).toEqual(['npm ci', 'npm run demo']);
+    // the demo script: the build, then the built demo, which test/cli/demo.test.ts runs on the same
+    // sources (this clone's build is the same build, replayed from the cache or made afresh)
+    const [build, demo] = JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8')).scripts.demo.split(' && ') as string[];
+    expect(demo).toBe('node packages/codemod/dist/demo.js');
+    expect(build).toMatch(/^turbo run build( |$)/);
+    const run = sh(`npx ${build}`, clone, 900_000, CLONE_ENV);
     expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
-    expect(run.stdout).toMatch(/\$ mcp-mrtr migrate/);
-    expect(run.stdout).toMatch(/^Files changed \(\d+\):\n {2}src\/confirm\.ts$/m);
-    expect(run.stdout).toMatch(/← input_required keys/);
-    expect(run.stdout).toContain('Every tool and the prompt completed over MRTR rounds.');
-    for (const name of PACKAGES) expect(fs.existsSync(path.join(clone, 'node_modules', name)), name).toBe(true);
+    for (const file of ['packages/codemod/dist/demo.js', 'packages/codemod/dist/cli.js', 'packages/eslint-plugin/dist/index.js', 'packages/surface/dist/index.js']) expect(fs.existsSync(path.join(clone, file)), file).toBe(true);
   }, 900_000);
 
   it("npx mcp-mrtr --help: the clone's own CLI", () => {
@@ -126,21 +177,20 @@ describe("a fresh clone: the README's Set up commands, verbatim", () => {
     expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(clone, 'packages/codemod/package.json'), 'utf8')).version);
   });
 
-  it('npm test: the workspace test command runs (here for one package; the whole suite is the one running this test)', () => {
-    const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, CLONE_ENV);
-    expect(run.status, run.stderr + run.stdout.slice(-3000)).toBe(0);
-    expect(run.stdout).toMatch(/@mcp-mrtr\/surface:test: .*Test Files +\d+ passed/);
-  });
-
-  it('npm test into a pipe: no ANSI colour codes (turbo and vitest), even where a cached build was logged in colour', () => {
+  it('npm test into a pipe: the workspace test command runs (here for one package; the whole suite is the one running this test)', () => {
     // the CI order: `npm run typecheck` builds first (into a log that may take colour), and turbo
     // caches that log; both commands use the clone's own turbo cache, and a shell's colour settings
     const plain = { NO_COLOR: undefined, FORCE_COLOR: undefined };
     const build = sh('npx turbo run build --filter=@mcp-mrtr/surface --force', clone, CHILD_PROCESS_TIMEOUT_MS, { ...plain, FORCE_COLOR: '1' });
     expect(build.status, build.stdout + build.stderr).toBe(0);
-    const run = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, plain);
-    const log = run.stdout + run.stderr;
-    expect(run.status, log).toBe(0);
+    npmTest = sh(`${commands[2]!} -- --filter=@mcp-mrtr/surface`, clone, 600_000, plain);
+    expect(npmTest.status, npmTest.stderr + npmTest.stdout.slice(-3000)).toBe(0);
+    expect(npmTest.stdout).toMatch(/@mcp-mrtr\/surface:test: .*Test Files +\d+ passed/);
+  });
+
+  it('npm test into a pipe: no ANSI colour codes (turbo and vitest), even where a cached build was logged in colour', () => {
+    const log = npmTest.stdout + npmTest.stderr;
+    expect(npmTest.status, log).toBe(0);
     expect(log).toMatch(/Tests\s+\d+ passed/);
     expect(log.includes(ESC), log.split('\n').filter((l) => l.includes(ESC)).slice(0, 3).join('\n')).toBe(false);
   });
