@@ -83,6 +83,72 @@ ${server('createItem').replace("await createItem('x', extra)", "await withSpan('
       'a handler reaches `createItem` through `withSpan(…)` (line 18), which runs it inside a callback it is handed: the rewritten `createItem` would return its input_required result to that callback, and `withSpan`, which the rewrite does not change, would have to hand it back to the handler',
     );
     expect(site?.reason).not.toContain('the context cannot be handed down');
+    // the way down is the obstacle; the call without a context would be served by the rewritten function
+    expect(site?.reason?.startsWith('a handler reaches `createItem` through `withSpan(…)` (line 18)')).toBe(true);
+    expect(site?.reason).toContain(
+      "its callers that pass no `extra` (`createItem(…)` (line 21)) are not what keeps it: without `extra` the rewritten function never asks, and an overload would give them the result type they have",
+    );
+    expect(site?.reason).not.toContain('would change what it runs');
+    expect(site?.callers?.find((c) => c.caller === 'tools/call handler `create`')?.reason).toContain('is in a function this handler reaches in a way the rewrite cannot follow (a handler reaches `createItem` through `withSpan(…)`');
+  });
+
+  it('names every step of the way down the rewrite cannot follow, and advises on that way, not on the callers without a context', async () => {
+    // a tracer's callback running a closure held in a `let` (the closure chosen at registration time)
+    const source = `${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${BODY}\n}\n
+async function withSpan<T>(name: string, run: () => Promise<T>): Promise<T> { return run(); }
+let op: (extra: Extra) => Promise<string>;
+op = async (extra: Extra) => {
+  const made = await createItem('x', extra);
+  return made;
+};
+const server = new McpServer({ name: 'items', version: '1.0.0' });
+server.registerTool('create', { description: 'Create' }, async (extra) => {
+  const made = await withSpan('create', async () => op(extra));
+  return { content: [{ type: 'text', text: made }] };
+});
+export async function seed(): Promise<string> { return createItem('seed'); }
+`;
+    const result = await migrateSource(source, 'items.ts');
+    const [site] = result.sites.filter((s) => s.method === 'elicitation/create');
+    expect(site?.status).toBe('flagged');
+    expect(site?.reason).toContain('a handler reaches `createItem` through `withSpan(…)` (line 22), which runs it inside a callback it is handed');
+    expect(site?.reason).toContain('; and through `op(…)` (line 22), which does not call the function it runs by name');
+    expect(site?.reason).toContain('its callers that pass no `extra` (`createItem(…)` (line 25)) are not what keeps it');
+    expect(site?.advice).toContain('have the handler call this function itself, passing its context');
+    expect(site?.advice).not.toContain('give the handlers a function of their own');
+    expect(result.output).toContain("export async function seed(): Promise<string> { return createItem('seed'); }");
+  });
+
+  it('is rewritten the same way when the request is guarded by `if (ctx)`', async () => {
+    const body = BODY.replace('if (extra?.sendRequest) {', 'if (extra) {');
+    const result = await migrateSource(`${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${body}\n}\n${server('createItem')}`, 'items.ts');
+    expect(result.output).toContain('  if (extra) {\n');
+    expect(result.output).toContain('export function createItem(name: string, extra?: undefined): Promise<string>;');
+    expect(result.output).toContain("export async function seed(): Promise<string> { return createItem('seed'); }");
+    expect(result.sites.find((s) => s.method === 'elicitation/create')?.status).toBe('migrated');
+  });
+
+  it('keeps the flag when a caller hands on a value that may or may not be a context', async () => {
+    // `relay` passes its own `maybe` on: whether it is a context depends on relay's callers, and one passes none
+    const source = `${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${BODY}\n}\n
+export async function relay(name: string, maybe: Extra | undefined): Promise<string> { return createItem(name, maybe); }
+${server('createItem').replace("return createItem('seed')", "return relay('seed', undefined)")}`;
+    const result = await migrateSource(source, 'items.ts');
+    const [site] = result.sites.filter((s) => s.method === 'elicitation/create');
+    expect(site?.status).toBe('flagged');
+    expect(site?.reason).toContain('`relay(…)` (line 21) passes no `maybe`, the argument this request is sent on');
+    // relay and its callers are left as they are
+    expect(result.output).toContain('export async function relay(name: string, maybe: Extra | undefined): Promise<string> { return createItem(name, maybe); }');
+    expect(result.output).toContain("return relay('seed', undefined); }");
+  });
+
+  it('names a request sent on `ctx!` as such instead of saying the parameter is not the context it asks on', async () => {
+    const body = BODY.replace('if (extra?.sendRequest) {', 'if (name) {').replace('await extra.sendRequest', 'await extra!.sendRequest');
+    const result = await migrateSource(`${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${body}\n}\n${server('createItem')}`, 'items.ts');
+    const [site] = result.sites.filter((s) => s.method === 'elicitation/create');
+    expect(site?.status).toBe('flagged');
+    expect(site?.reason).toContain('the request is sent on `extra!` (asserted present), which the rewrite does not take as the context it asks on: it adds a context parameter of its own');
+    expect(site?.reason).not.toContain('is not the context it asks on');
   });
 
   it('needs no overloads in JavaScript: the call without a context stays as it is', async () => {

@@ -37,26 +37,42 @@ export function contextlessCallsOf(reach: Reach): CallExpression[] {
  * them too; otherwise why not (the reason the handlers keep the function as it is).
  */
 export function contextlessCallers(reach: Reach): ContextlessCallers | string | undefined {
+  const decision = contextlessDecision(reach);
+  if (decision === undefined) return undefined;
+  return decision.callersObstacle ?? decision.handlerPathObstacle ?? decision.callers;
+}
+
+/**
+ * The helper form's decision, in its two halves: whether the callers without a context can keep
+ * calling the rewritten function (`callers`, or `callersObstacle`), and whether the handlers' own
+ * way down to it lets its input request back up (`handlerPathObstacle`). When only the second fails,
+ * the callers without a context are not what keeps the function as it is, and the reason says so.
+ */
+export interface ContextlessDecision {
+  callers?: ContextlessCallers;
+  callersObstacle?: string;
+  handlerPathObstacle?: string;
+}
+
+export function contextlessDecision(reach: Reach): ContextlessDecision | undefined {
   const calls = contextlessCallsOf(reach);
   if (calls.length === 0) return undefined;
   const fn = enclosingFunction(reach.site.node);
-  if (!fn) return 'the request is not in a function';
+  if (!fn) return { callersObstacle: 'the request is not in a function' };
+  const callers = callersServed(reach, fn, calls);
+  const handlerPathObstacle = handlerPathObstacleOf(reach, fn);
+  return {
+    ...(typeof callers === 'string' ? { callersObstacle: callers } : { callers }),
+    ...(handlerPathObstacle !== undefined ? { handlerPathObstacle } : {}),
+  };
+}
+
+/** Whether the calls without a context can call the rewritten function as they are (optional last parameter, overloads for their result type). */
+function callersServed(reach: Reach, fn: Node, calls: CallExpression[]): ContextlessCallers | string {
   const name = helperName(fn);
   // a call one caller further up (the parameter handed on) would need that caller rewritten too
   const further = calls.find((call) => resolveCallee(call.getExpression()) !== fn);
   if (further) return `\`${further.getExpression().getText()}(…)\` calls a function that hands the context on to \`${name}\`, not \`${name}\` itself`;
-  // the helper form hands the context down a chain of plain calls only; a function handed to another
-  // call (a tracer's callback) or held in a variable assigned elsewhere is not a helper it rewrites
-  for (const { path } of reach.handlers) {
-    const indirect = path.find((step) => resolveCallee(step.call.getExpression()) !== step.callee);
-    if (!indirect) continue;
-    const through = `a handler reaches \`${name}\` through \`${abbreviate(indirect.call.getExpression().getText(), 40)}(…)\` (${place(indirect.call, fn)})`;
-    // a callback (a tracer's): the context may reach the function inside it, but not its result back out
-    if (indirect.call.getArguments().some((argument) => argument === indirect.callee)) {
-      return `${through}, which runs it inside a callback it is handed: the rewritten \`${name}\` would return its input_required result to that callback, and \`${abbreviate(indirect.call.getExpression().getText(), 40)}\`, which the rewrite does not change, would have to hand it back to the handler`;
-    }
-    return `${through}, which does not call the function it runs by name, so the context cannot be handed down to it`;
-  }
   const index = sentOnIndex(reach, fn);
   const params = (fn as Node & { getParameters(): ParameterDeclaration[] }).getParameters();
   const param = index === undefined ? undefined : params[index];
@@ -72,6 +88,47 @@ export function contextlessCallers(reach: Reach): ContextlessCallers | string | 
   const resultType = resolvedResultType(fn);
   if (typeof resultType !== 'string' || resultType.includes('import(')) return `the result type of \`${name}\` cannot be named for its callers without \`${param.getName()}\``;
   return { calls, param, resultType };
+}
+
+/**
+ * The helper form hands the context down a chain of plain calls only; a function handed to another
+ * call (a tracer's callback) or held in a variable assigned elsewhere is not a helper it rewrites.
+ * Every such step of the first handler's way down is named: removing one alone would not do.
+ */
+function handlerPathObstacleOf(reach: Reach, fn: Node): string | undefined {
+  const name = helperName(fn);
+  for (const { path } of reach.handlers) {
+    const indirect = path.filter((step) => resolveCallee(step.call.getExpression()) !== step.callee);
+    if (indirect.length === 0) continue;
+    const steps = indirect.map((step, i) => {
+      const called = abbreviate(step.call.getExpression().getText(), 40);
+      const through = `${i === 0 ? `a handler reaches \`${name}\` through` : 'and through'} \`${called}(…)\` (${place(step.call, fn)})`;
+      // a callback (a tracer's): the context may reach the function inside it, but not its result back out
+      if (step.call.getArguments().some((argument) => argument === step.callee)) {
+        return `${through}, which runs it inside a callback it is handed: the rewritten \`${name}\` would return its input_required result to that callback, and \`${called}\`, which the rewrite does not change, would have to hand it back to the handler`;
+      }
+      return `${through}, which does not call the function it runs by name, so the context cannot be handed down to it`;
+    });
+    return steps.join('; ');
+  }
+  return undefined;
+}
+
+/** What to do when only the handlers' way down keeps the function as it is. */
+export const HANDLER_PATH_ADVICE =
+  'have the handler call this function itself, passing its context (not inside a callback handed to another call, nor through a function held in a variable), then run the codemod again; its callers without the context need no change: the rewritten function keeps them as they are';
+
+/**
+ * The reason of a function its handlers reach only in ways the helper form cannot follow, while its
+ * callers without a context could call the rewritten function unchanged: the way down is the
+ * obstacle, and the callers are named as no part of it.
+ */
+export function handlerPathReason(obstacle: string, callers: ContextlessCallers, fn: Node): string {
+  const param = callers.param.getName();
+  const [first, ...rest] = callers.calls;
+  const named = `\`${abbreviate(first!.getExpression().getText(), 40)}(…)\` (${place(first!, fn)})${rest.length > 0 ? ` and ${rest.length} more` : ''}`;
+  const overloads = callers.resultType !== undefined ? ', and an overload would give them the result type they have' : '';
+  return `${obstacle}; its callers that pass no \`${param}\` (${named}) are not what keeps it: without \`${param}\` the rewritten function never asks${overloads}`;
 }
 
 /** `line 12`, or `index.ts:12` when the node is in another file than the request's function. */

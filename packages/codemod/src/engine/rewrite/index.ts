@@ -51,7 +51,8 @@ import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
 import { legacyCapabilitiesFallback } from './emit.js';
-import { contextlessCallers } from './contextless-calls.js';
+import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathReason } from './contextless-calls.js';
+import { resolveCallee } from '../find/resolve.js';
 import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
 interface Entry {
@@ -239,7 +240,11 @@ export function nonHandlerReason(context: { context: string; description: string
  * more there are (the report lists every caller, and each handler that also reaches it, with its
  * own decision).
  */
-function outsideReason(reach: Reach, blocking?: { context: unknown; notDriven?: string }): string {
+function outsideReason(reach: Reach, blocking?: Blocking): string {
+  if (blocking?.onHandlerPath) {
+    const others = reach.nonHandlerContexts.filter((c) => c.context !== 'contextless-call').length;
+    return `${blocking.onHandlerPath}${others > 0 ? ` (and ${others} more caller${others > 1 ? 's' : ''} outside handlers)` : ''}`;
+  }
   const [first, ...rest] = reach.nonHandlerContexts;
   const more = rest.length > 0 ? ` (and ${rest.length} more caller${rest.length > 1 ? 's' : ''} outside handlers)` : '';
   const notDriven = blocking?.notDriven !== undefined && blocking.context === first ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
@@ -339,7 +344,7 @@ function groupByHandler(round: PlanRound): void {
     }
     const obstacle = reach.site.obstacle;
     if (obstacle) flagSite(round, reach.site, obstacle);
-    else if (context) flagSite(round, reach.site, outsideReason(reach, blocking), NON_HANDLER_ADVICE[context.context]);
+    else if (context) flagSite(round, reach.site, outsideReason(reach, blocking), blocking?.onHandlerPath ? HANDLER_PATH_ADVICE : NON_HANDLER_ADVICE[context.context]);
     else if (reach.handlers.length === 0) flagSite(round, reach.site, 'no tools/call, prompts/get or resources/read handler reaches this request', NON_HANDLER_ADVICE.unreachable);
     for (const { handler, path: callPath } of reach.handlers) {
       const slot = byHandler.get(handler.fn) ?? { handler, entries: [] };
@@ -354,8 +359,11 @@ function groupByHandler(round: PlanRound): void {
 /** Why no handler reaching this site can be rewritten: the request's own obstacle, or a non-handler context running it too. */
 function sharedSiteReason(reach: Reach, path: CallPathStep[] = []): string | undefined {
   const { obstacle } = reach.site;
-  const context = blockingContext(reach)?.context;
+  const blocking = blockingContext(reach);
+  const context = blocking?.context;
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
+  // the obstacle is this handler's own way down (a tracer's callback), not the callers without a context
+  if (blocking?.onHandlerPath && path.some((step) => resolveCallee(step.call.getExpression()) !== step.callee)) return `the request at line ${siteLine(reach.site)} is in a function this handler reaches in a way the rewrite cannot follow (${blocking.notDriven}), so it is left as it is`;
   const shared =
     context?.context === 'contextless-call'
       ? `the request at line ${siteLine(reach.site)} is in a function other code also calls without the argument it is sent on (${context.description})`
@@ -374,18 +382,33 @@ function callChain(path: CallPathStep[]): string {
 }
 
 /**
+ * A non-handler context keeping the handlers from migrating. `onHandlerPath`: the whole reason when
+ * the callers without a context would be served and only the handlers' way down to the request is
+ * the obstacle (contextless-calls.ts).
+ */
+interface Blocking {
+  context: Reach['nonHandlerContexts'][number];
+  notDriven?: string;
+  onHandlerPath?: string;
+}
+
+/**
  * The first non-handler context that keeps the handlers from migrating. A test calling the
  * request's function itself does not when handlers call it too: the helper is rewritten for them
  * and the test's call driven through it (planHelpers decides, test-calls.ts), or the handlers fail
  * with the test's reason there.
  */
-function blockingContext(reach: Reach): { context: Reach['nonHandlerContexts'][number]; notDriven?: string } | undefined {
+function blockingContext(reach: Reach): Blocking | undefined {
   for (const context of reach.nonHandlerContexts) {
     // calls passing no context keep calling the one rewritten function (contextless-calls.ts)
     if (context.context === 'contextless-call' && reach.handlers.length > 0) {
-      const served = contextlessCallers(reach);
-      if (typeof served === 'object') continue;
-      return { context, notDriven: served };
+      const decision = contextlessDecision(reach)!;
+      if (decision.callers && decision.handlerPathObstacle === undefined) continue;
+      if (decision.callers) {
+        const fn = enclosingFunction(reach.site.node)!;
+        return { context, notDriven: decision.handlerPathObstacle, onHandlerPath: handlerPathReason(decision.handlerPathObstacle!, decision.callers, fn) };
+      }
+      return { context, notDriven: decision.callersObstacle };
     }
     if (!context.testCall || reach.handlers.length === 0) return { context };
     const fn = enclosingFunction(reach.site.node);
@@ -527,10 +550,21 @@ function servedContextlessCalls(helper: HelperWork, reaches: Reach[], handled: S
   if (served === undefined) return undefined;
   const context = reach!.nonHandlerContexts.find((c) => c.context === 'contextless-call')!;
   if (typeof served === 'string') return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten function: ${served})`;
-  if (helper.ctxParam !== served.param.getName()) return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten function: \`${served.param.getName()}\` is not the context it asks on)`;
+  if (helper.ctxParam !== served.param.getName()) return `${nonHandlerReason(context)} (a call of it cannot go through the rewritten function: ${notAskedOn(site, served.param.getName())})`;
   for (const call of served.calls) handled.add(call);
   helper.contextless = served;
   return undefined;
+}
+
+/** Why the helper form's rewrite does not ask on the parameter the calls without a context leave out. */
+function notAskedOn(site: Site, param: string): string {
+  let node: Node | undefined = Node.isCallExpression(site.node) ? site.node.getExpression() : undefined;
+  while (node && (Node.isPropertyAccessExpression(node) || Node.isCallExpression(node))) node = node.getExpression();
+  // `ctx!.sendRequest(...)`: the rewrite asks on a context parameter it adds, not on the asserted one
+  if (node && Node.isNonNullExpression(node) && node.getExpression().getText() === param) {
+    return `the request is sent on \`${param}!\` (asserted present), which the rewrite does not take as the context it asks on: it adds a context parameter of its own`;
+  }
+  return `\`${param}\` is not the context it asks on`;
 }
 
 /** The edits of one file, collected across handlers, dispatchers and helpers. */
