@@ -121,6 +121,40 @@ it('asks the name', async () => {
 });
 `;
 
+const JS_CLASS_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export class Reminders {
+  constructor(server) {
+    this.server = server;
+  }
+
+  async askWhen(task) {
+    const answer = await this.server.server.elicitInput({ message: \`When for \${task}?\`, requestedSchema: { type: 'object', properties: { when: { type: 'string' } } } });
+    return answer.action === 'accept' ? String(answer.content?.when) : 'later';
+  }
+}
+
+export function createServer() {
+  const server = new McpServer({ name: 'remind', version: '1.0.0' });
+  const reminders = new Reminders(server);
+  server.registerTool('remind', { description: 'Sets a reminder' }, async () => {
+    const when = await reminders.askWhen('laundry');
+    return { content: [{ type: 'text', text: \`Reminder at \${when}\` }] };
+  });
+  return server;
+}
+`;
+
+const JS_CLASS_TEST = `import { expect, it, vi } from 'vitest';
+import { Reminders } from './remind.js';
+
+it('asks when', async () => {
+  const elicitInput = vi.fn().mockResolvedValue({ action: 'accept', content: { when: 'noon' } });
+  const reminders = new Reminders({ server: { elicitInput } });
+  expect(await reminders.askWhen('laundry')).toBe('noon');
+});
+`;
+
 describe('request helpers that unit tests call directly', () => {
   it('a method sending on this.server, called on an instance the test names, is rewritten in place once and the test drives it bound to that instance', async () => {
     const { dir, sites } = await migrate('test-called-class', { 'prefs.ts': CLASS_SERVER, 'prefs.test.ts': CLASS_TEST });
@@ -137,14 +171,34 @@ describe('request helpers that unit tests call directly', () => {
     expect(test).toContain("expect(await callHelperAnsweringInputRequests(preferences.askColour.bind(preferences), [], () => preferences['server'].server, 'elicitInput')).toBe('undefined');");
   });
 
-  it('a method whose test calls it on an instance it does not name stays flagged per request with why', async () => {
+  it('a JavaScript method sending on a field its constructor assigns without declaring it is rewritten, and the test drives it', async () => {
+    const { dir, sites } = await migrate('test-called-js-class', { 'remind.js': JS_CLASS_SERVER, 'remind.test.js': JS_CLASS_TEST });
+    expect(sites('remind.js').map((s) => [s.line, s.status])).toEqual([[9, 'migrated']]);
+    expect(readFileSync(join(dir, 'remind.js'), 'utf8')).toContain('async askWhen(task, ctx, answerKey) {');
+    const test = readFileSync(join(dir, 'remind.test.js'), 'utf8');
+    expect(test).toContain("expect(await callHelperAnsweringInputRequests(reminders.askWhen.bind(reminders), ['laundry'], () => reminders['server'].server, 'elicitInput')).toBe('noon');");
+    expect(test).toContain('async function callHelperAnsweringInputRequests(helper, args, receiver, method) {');
+  });
+
+  it('a method whose test calls it on an instance it does not hold in a variable stays flagged per request with why', async () => {
     const test = CLASS_TEST.replace("const preferences = new Preferences({ server: { elicitInput } } as never);\n  expect(await preferences.askName())", "expect(await new Preferences({ server: { elicitInput } } as never).askName())").replace(/\n  expect\(await preferences\.askColour\(\)\)[^\n]*/, '');
     expect(test).toContain('new Preferences({ server: { elicitInput } } as never).askName()');
     const { sites } = await migrate('test-called-class-unnamed', { 'prefs.ts': CLASS_SERVER, 'prefs.test.ts': test });
     const [name, colour] = sites('prefs.ts');
     expect([name?.status, colour?.status]).toEqual(['flagged', 'flagged']);
     expect(name!.reason).toBe(
-      "the test `asks the name` (prefs.test.ts:4) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: the test's call `new Preferences({ server: { elicitInput…(...)` (prefs.test.ts:6) is not a call of the method `askName` on an instance the test names)",
+      "the test `asks the name` (prefs.test.ts:4) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: the test's call `new Preferences({ server: { elicitInput…(...)` (prefs.test.ts:6) is not a call of the method on a variable holding an instance)",
+    );
+  });
+
+  it('a method whose test calls it on a stand-in for an instance stays flagged with why (the driver would hand the stand-in the context and key)', async () => {
+    const test = CLASS_TEST.replace('const preferences = new Preferences({ server: { elicitInput } } as never);', "const preferences = { askName: vi.fn().mockResolvedValue('Ada'), askColour: elicitInput } as unknown as Preferences;");
+    expect(test).toContain('as unknown as Preferences;');
+    const { sites } = await migrate('test-called-class-stand-in', { 'prefs.ts': CLASS_SERVER, 'prefs.test.ts': test });
+    const [name] = sites('prefs.ts');
+    expect(name?.status).toBe('flagged');
+    expect(name!.reason).toContain(
+      "(a call of it cannot go through the rewritten helper: the test's call `preferences.askName(...)` (prefs.test.ts:7) is on `preferences`, which holds `{ askName: vi.fn().mockResolvedValue('A…` (line 6), not an instance the test builds with `new Preferences(...)`)",
     );
   });
 

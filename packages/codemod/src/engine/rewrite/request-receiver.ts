@@ -62,11 +62,18 @@ function instanceClassOf(fn: Node): ClassDeclaration | undefined {
   return Node.isClassDeclaration(cls) ? cls : undefined;
 }
 
-/** A plain field of the class itself (declared, or a constructor's parameter property), not an accessor. */
+/**
+ * A plain field of the class itself, not an accessor: declared (or a constructor's parameter
+ * property), or, as JavaScript classes keep them, undeclared and assigned as `this.x = ...` by one
+ * of the class's own instance members.
+ */
 function declaresField(cls: ClassDeclaration, field: string): boolean {
+  if (cls.getGetAccessor(field) || cls.getSetAccessor(field)) return false;
   const property = cls.getProperty(field);
   if (property) return !property.isStatic() && Node.isIdentifier(property.getNameNode());
-  return cls.getConstructors().some((c) => c.getParameters().some((p) => p.isParameterProperty() && p.getName() === field));
+  if (cls.getConstructors().some((c) => c.getParameters().some((p) => p.isParameterProperty() && p.getName() === field))) return true;
+  const members = [...cls.getConstructors(), ...cls.getInstanceMethods()];
+  return members.some((m) => assigns(m, `this.${field}`));
 }
 
 /** Whether `fn` assigns `name` (`x = ...`, `x ??= ...`, `this.x = ...`). */

@@ -13,9 +13,9 @@
  * and the test's call is a plain call of the helper's name with its arguments as they are; or, for a
  * method, on an object a field of its instance holds (`this.server.elicitInput(...)`, the field set
  * by the constructor or a setter) and the test's call is a plain call of the method on an instance
- * it names (`prompts.askName(...)`): the driver calls the method bound to that instance and answers
- * with the instance's field, read as the method reads it. Otherwise the test stays a caller the
- * rewrite cannot serve, and the request is flagged.
+ * it built and holds in a variable (`prompts.askName(...)`, test-instance.ts): the driver calls the
+ * method bound to that instance and answers with the instance's field, read as the method reads it.
+ * Otherwise the test stays a caller the rewrite cannot serve, and the request is flagged.
  */
 import { SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import { Node, type CallExpression, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
@@ -24,6 +24,7 @@ import { helperArguments, planHelper, type HelperWork } from './helper.js';
 import { helperName, nameNodeOf } from './function-body.js';
 import { abbreviate } from './purity.js';
 import { parametersOf, requestReceiver, type RequestReceiver } from './request-receiver.js';
+import { testInstance } from './test-instance.js';
 import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { referencesOf } from '../find/resolve.js';
@@ -71,23 +72,15 @@ function plannedReceiver(call: CallExpression, fn: Node, site: Site): { receiver
   const where = `${call.getSourceFile().getBaseName()}:${reportLine(call)}`;
   const testCallee = call.getExpression();
   const method = Node.isMethodDeclaration(fn) || Node.isPropertyDeclaration(fn.getParent());
-  const instance = method ? instanceOf(testCallee) : undefined;
-  if ((method ? instance === undefined : !Node.isIdentifier(testCallee)) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) {
-    return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${where}) is not ${method ? `a call of the method \`${name}\` on an instance the test names` : `a plain call of \`${name}\``}`;
+  const instance = method ? testInstance(testCallee, fn) : undefined;
+  if (instance && 'obstacle' in instance) return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${where}) ${instance.obstacle}`;
+  if ((!method && !Node.isIdentifier(testCallee)) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) {
+    return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${where}) is not a plain call of \`${name}\``;
   }
   const args = call.getArguments();
   if (args.some((a) => Node.isSpreadElement(a)) || args.length > parametersOf(fn).length) return `the test's call of \`${name}\` (${where}) spreads or adds arguments`;
   if (!helperNameFree(call.getSourceFile().getFullText())) return `${call.getSourceFile().getBaseName()} already uses the name ${HELPER_DRIVER}`;
-  return { receiver, callee, ...(instance !== undefined ? { instance } : {}) };
-}
-
-/** `prompts` of the test's `prompts.askName(...)`: a variable or a property path of one, read again without effect. */
-function instanceOf(testCallee: Node): string | undefined {
-  if (!Node.isPropertyAccessExpression(testCallee) || testCallee.getQuestionDotTokenNode()) return undefined;
-  let object: Node = testCallee.getExpression();
-  const text = object.getText();
-  while (Node.isPropertyAccessExpression(object) && !object.getQuestionDotTokenNode()) object = object.getExpression();
-  return Node.isIdentifier(object) || Node.isThisExpression(object) ? text : undefined;
+  return { receiver, callee, ...(instance ? { instance: instance.name } : {}) };
 }
 
 /** The plan for driving the test's call through the driver, or why it cannot be. */
