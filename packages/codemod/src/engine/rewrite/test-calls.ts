@@ -8,17 +8,23 @@
  * one the legacy helper called, on the same object) and calls it again with inputResponses. So the
  * test keeps exercising the code the tools run, answered by the fake it already has.
  *
- * Only when that is plain: the helper makes the request itself, on an object one of its parameters
- * holds (`server.server.elicitInput(...)`, `server.createMessage(...)`), write-once (no
- * requestState), and the test's call is a plain call of the helper's name with its arguments as
- * they are. Otherwise the test stays a caller the rewrite cannot serve, and the request is flagged.
+ * Only when that is plain: the helper makes the request itself, write-once (no requestState), on an
+ * object one of its parameters holds (`server.server.elicitInput(...)`, `server.createMessage(...)`)
+ * and the test's call is a plain call of the helper's name with its arguments as they are; or, for a
+ * method, on an object a field of its instance holds (`this.server.elicitInput(...)`, the field set
+ * by the constructor or a setter) and the test's call is a plain call of the method on an instance
+ * it built and holds in a variable (`prompts.askName(...)`, test-instance.ts): the driver calls the
+ * method bound to that instance and answers with the instance's field, read as the method reads it.
+ * Otherwise the test stays a caller the rewrite cannot serve, and the request is flagged.
  */
 import { SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
-import { Node, SyntaxKind, type CallExpression, type ParameterDeclaration, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
+import { Node, type CallExpression, type PropertyAccessExpression, type SourceFile } from 'ts-morph';
 import { flavourOf } from './module-flavour.js';
 import { helperArguments, planHelper, type HelperWork } from './helper.js';
 import { helperName } from './function-body.js';
 import { abbreviate } from './purity.js';
+import { parametersOf, requestReceiver, type RequestReceiver } from './request-receiver.js';
+import { testInstance } from './test-instance.js';
 import { reportLine } from '../report-lines.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { functionNameNode, referencesOf } from '../find/resolve.js';
@@ -36,10 +42,10 @@ const DRIVER_KEY = 'request';
 export interface DrivenTestCall {
   call: CallExpression;
   helper: HelperWork;
-  /** The helper's parameter holding the object the request is sent on. */
-  receiverIndex: number;
-  /** The property path from that parameter to the object (`.server` of `server.server.elicitInput`), may be empty. */
-  receiverPath: string;
+  /** The object the request is sent on, as the test's call reaches it. */
+  receiver: RequestReceiver;
+  /** The instance a method is called on (`prompts` of `prompts.askName(...)`); undefined for a function. */
+  instance?: string;
   /** The legacy method the fake answers with (`elicitInput`). */
   method: string;
 }
@@ -50,45 +56,39 @@ export interface DrivenTestCall {
  * helper form's own conditions).
  */
 export function testCallObstacle(call: CallExpression, fn: Node, site: Site): string | undefined {
+  const planned = plannedReceiver(call, fn, site);
+  return typeof planned === 'string' ? planned : undefined;
+}
+
+/** The request's receiver and the instance the test calls a method on, or why the call cannot be driven. */
+function plannedReceiver(call: CallExpression, fn: Node, site: Site): { receiver: RequestReceiver; instance?: string; callee: PropertyAccessExpression } | string {
   const name = helperName(fn);
   const callee = Node.isCallExpression(site.node) ? site.node.getExpression() : undefined;
   if (site.shape !== 'server-method' || !callee || !Node.isPropertyAccessExpression(callee) || !SERVER_METHOD_TO_LEGACY[callee.getName()]) {
     return `\`${name}\` does not call the request's method on a server object`;
   }
-  const receiver = receiverOf(callee);
-  const params = (fn as Node & { getParameters?: () => ParameterDeclaration[] }).getParameters?.() ?? [];
-  const index = Node.isIdentifier(receiver.root) ? params.findIndex((p) => Node.isIdentifier(p.getNameNode()) && p.getName() === receiver.root.getText()) : -1;
-  if (index < 0) return `\`${name}\` sends the request on \`${callee.getExpression().getText()}\`, not on an object one of its parameters holds`;
-  if (assigns(fn, receiver.root.getText())) return `\`${name}\` assigns its parameter \`${receiver.root.getText()}\``;
+  const receiver = requestReceiver(fn, callee);
+  if (typeof receiver === 'string') return receiver;
+  const where = `${call.getSourceFile().getBaseName()}:${reportLine(call)}`;
   const testCallee = call.getExpression();
-  if (!Node.isIdentifier(testCallee) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${call.getSourceFile().getBaseName()}:${reportLine(call)}) is not a plain call of \`${name}\``;
-  const args = call.getArguments();
-  if (args.some((a) => Node.isSpreadElement(a)) || args.length > params.length) return `the test's call of \`${name}\` (${call.getSourceFile().getBaseName()}:${reportLine(call)}) spreads or adds arguments`;
-  if (!helperNameFree(call.getSourceFile().getFullText())) return `${call.getSourceFile().getBaseName()} already uses the name ${HELPER_DRIVER}`;
-  return undefined;
-}
-
-/** `server.server` of `server.server.elicitInput`: its root identifier and the property names after it. */
-function receiverOf(callee: PropertyAccessExpression): { root: Node; path: string[] } {
-  const path: string[] = [];
-  let receiver: Node = callee.getExpression();
-  while (Node.isPropertyAccessExpression(receiver) && !receiver.getQuestionDotTokenNode()) {
-    path.unshift(receiver.getName());
-    receiver = receiver.getExpression();
+  const method = Node.isMethodDeclaration(fn) || Node.isPropertyDeclaration(fn.getParent());
+  const instance = method ? testInstance(testCallee, fn) : undefined;
+  if (instance && 'obstacle' in instance) return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${where}) ${instance.obstacle}`;
+  if ((!method && !Node.isIdentifier(testCallee)) || call.getTypeArguments().length > 0 || call.getQuestionDotTokenNode()) {
+    return `the test's call \`${abbreviate(testCallee.getText(), 40)}(...)\` (${where}) is not a plain call of \`${name}\``;
   }
-  return { root: receiver, path };
+  const args = call.getArguments();
+  if (args.some((a) => Node.isSpreadElement(a)) || args.length > parametersOf(fn).length) return `the test's call of \`${name}\` (${where}) spreads or adds arguments`;
+  if (!helperNameFree(call.getSourceFile().getFullText())) return `${call.getSourceFile().getBaseName()} already uses the name ${HELPER_DRIVER}`;
+  return { receiver, callee, ...(instance ? { instance: instance.name } : {}) };
 }
 
 /** The plan for driving the test's call through the driver, or why it cannot be. */
 export function drivenTestCall(call: CallExpression, helper: HelperWork): DrivenTestCall | string {
   if (helper.point.kind !== 'direct' || helper.ctxParam !== undefined || helper.senderParam !== undefined) return `\`${helper.name}\` does not send the request on a server it is given`;
-  const site = helper.point.sites[0]!;
-  const obstacle = testCallObstacle(call, helper.fn, site);
-  if (obstacle) return obstacle;
-  const callee = (site.node as CallExpression).getExpression() as PropertyAccessExpression;
-  const receiver = receiverOf(callee);
-  const receiverIndex = helper.fn.getParameters().findIndex((p) => p.getName() === receiver.root.getText());
-  return { call, helper, receiverIndex, receiverPath: receiver.path.map((p) => `.${p}`).join(''), method: callee.getName() };
+  const planned = plannedReceiver(call, helper.fn, helper.point.sites[0]!);
+  if (typeof planned === 'string') return planned;
+  return { call, helper, receiver: planned.receiver, method: planned.callee.getName(), ...(planned.instance !== undefined ? { instance: planned.instance } : {}) };
 }
 
 /**
@@ -140,20 +140,22 @@ export function testCallsDriven(reach: Reach): boolean {
   return testCallsOf(helper.fn).every((call) => typeof drivenTestCall(call, helper) !== 'string');
 }
 
-function assigns(fn: Node, name: string): boolean {
-  return fn.getDescendantsOfKind(SyntaxKind.BinaryExpression).some((e) => e.getOperatorToken().getText().endsWith('=') && !/^[!=]==?$/.test(e.getOperatorToken().getText()) && e.getLeft().getText() === name);
-}
-
 function helperNameFree(text: string): boolean {
   return !new RegExp(`\\b${HELPER_DRIVER}\\b`).test(text);
 }
 
-/** The edit routing the test's call through the driver. */
+/**
+ * The edit routing the test's call through the driver. A method is passed bound to the instance
+ * the test calls it on, and its field is read with an element access, which TypeScript allows for
+ * private and protected members too.
+ */
 export function drivenCallEdit(driven: DrivenTestCall): { start: number; end: number; text: string } {
-  const { call, helper } = driven;
+  const { call, helper, receiver, instance } = driven;
   const args = helperArguments(call, helper);
-  const receiver = `(args) => args[${driven.receiverIndex}]${driven.receiverPath}`;
-  return { start: call.getStart(), end: call.getEnd(), text: `${HELPER_DRIVER}(${call.getExpression().getText()}, [${args.join(', ')}], ${receiver}, '${driven.method}')` };
+  const path = receiver.path.map((p) => `.${p}`).join('');
+  const held = receiver.kind === 'parameter' ? `(args) => args[${receiver.index}]${path}` : `() => ${instance}['${receiver.field}']${path}`;
+  const callee = instance === undefined ? call.getExpression().getText() : `${instance}.${helper.name}.bind(${instance})`;
+  return { start: call.getStart(), end: call.getEnd(), text: `${HELPER_DRIVER}(${callee}, [${args.join(', ')}], ${held}, '${driven.method}')` };
 }
 
 /** Adds the driver at the end of the test file (once) and the import of the capabilities key it reads. */

@@ -1,7 +1,8 @@
 /**
  * Fakes that answer a helper call the rewrite routed through its driver (rewrite/test-calls.ts):
  * `callHelperAnsweringInputRequests(askColour, [server, ...], (args) => args[0].server, 'elicitInput')`
- * answers the migrated helper's input requests with `args[0].server.elicitInput`, so a fake
+ * answers the migrated helper's input requests with `args[0].server.elicitInput` (a method's call,
+ * `() => prompts['server'].server`, with its instance's field's), so a fake
  * `{ server: { elicitInput: vi.fn() } }` in that file keeps answering what it answered: it is not a
  * mock the migration left behind.
  */
@@ -21,7 +22,7 @@ function drivenAnswers(sourceFile: ts.SourceFile): DrivenAnswer[] {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === HELPER_DRIVER && node.arguments.length === 4) {
       const [, , receiver, method] = node.arguments;
       const body = receiver && ts.isArrowFunction(receiver) ? receiver.body.getText(sourceFile) : '';
-      const path = /^args\[\d+\]((?:\.[A-Za-z_$][\w$]*)*)$/.exec(body);
+      const path = /^(?:args\[\d+\]|[\w$.]+\['[A-Za-z_$][\w$]*'\])((?:\.[A-Za-z_$][\w$]*)*)$/.exec(body);
       if (path && method && ts.isStringLiteral(method)) out.push({ method: method.text, path: path[1]!.split('.').filter(Boolean) });
     }
     ts.forEachChild(node, visit);
