@@ -13,15 +13,21 @@ import { Project, ts } from 'ts-morph';
 import { upgradeErrorCause } from '../src/engine/upgrade-error-causes.js';
 import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
 
-// Library entries typed as listing entries (`Resource`), returned as the contents of a read.
+// Library entries typed as listing entries (`Resource`), returned as the contents of a read; prompt
+// messages built by a helper whose inferred type widens the role to string.
 const SHELF = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ReadResourceRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, GetPromptRequestSchema, ReadResourceRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
 
 const books: Resource[] = [{ uri: 'book://1', name: 'First' }];
+
+function recommendFor(reader: string) {
+  return [{ role: 'user', content: { type: 'text' as const, text: \`Recommend a book for \${reader}\` } }];
+}
 
 export function createShelf() {
   const server = new Server({ name: 'shelf', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({ contents: books.filter((b) => b.uri === request.params.uri) }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: recommendFor(request.params.name) }));
   server.setRequestHandler(CallToolRequestSchema, async () => {
     const answer = await server.elicitInput({ message: 'Lend?', requestedSchema: { type: 'object', properties: { days: { type: 'number' } } } });
     return { content: [{ type: 'text' as const, text: \`lend: \${answer.action}\` }] };
@@ -53,18 +59,22 @@ describe('an upgrade error no repair covers says why', () => {
   it('a resources/read handler returning listing entries: the method’s v2 result type and the property that does not fit', () => {
     const shelf = project.file('shelf.ts')!;
     const flagged = shelf.sites.filter((s) => s.method === 'type-error');
-    expect(flagged.map((s) => [s.line, s.status])).toEqual([[8, 'flagged']]);
+    expect(flagged.map((s) => [s.line, s.status])).toEqual([[12, 'flagged'], [13, 'flagged']]);
     expect(flagged[0]!.reason).toMatch(
       /^the v1-to-v2 upgrade leaves a type error here: TS2322: .* \(v2 checks a 'resources\/read' handler's result against ReadResourceResult, where v1 accepted the result type of any server method: Property '(blob|text)' is missing in type '\{ uri: string; name: string;.*\)$/,
     );
     expect(flagged[0]!.advice).toMatch(/^make the handler return a ReadResourceResult: /);
+    expect(flagged[1]!.reason).toMatch(
+      /^the v1-to-v2 upgrade leaves a type error here: TS2322: .* \(v2 checks a 'prompts\/get' handler's result against GetPromptResult, where v1 accepted the result type of any server method: Type 'string' is not assignable to type '"user" \| "assistant"'\.\)$/,
+    );
     // the handler's text is left as written: no assertion
     expect(shelf.output).toContain("server.setRequestHandler('resources/read', async (request) => ({ contents: books.filter((b) => b.uri === request.params.uri) }));");
   });
 
   it('the errors reported are the ones tsc finds on the written project', () => {
-    const shelfLine = project.file('shelf.ts')!.output!.split('\n').findIndex((l) => l.includes("setRequestHandler('resources/read'")) + 1;
-    expect(writtenProjectErrors()).toEqual([`shelf.ts:${shelfLine} TS2322`]);
+    const lines = project.file('shelf.ts')!.output!.split('\n');
+    const lineOf = (method: string) => lines.findIndex((l) => l.includes(`setRequestHandler('${method}'`)) + 1;
+    expect(writtenProjectErrors()).toEqual([`shelf.ts:${lineOf('resources/read')} TS2322`, `shelf.ts:${lineOf('prompts/get')} TS2322`]);
   });
 });
 
