@@ -64,4 +64,24 @@ describe('upgradeTypeErrors', () => {
     expect(file.notes).toEqual([]);
     expect(file.sourceFile.getFullText()).toBe(UPGRADED);
   });
+
+  it('an error one file gets from another file’s upgrade is the upgrade’s: every upgraded file is compared at its original text', () => {
+    const project = new Project({ useInMemoryFileSystem: true, compilerOptions: COMPILER_OPTIONS });
+    const loaded = (filePath: string, original: string, upgraded: string): LoadedFile => ({
+      path: filePath,
+      original,
+      source: splitSource(original),
+      sourceFile: project.createSourceFile(filePath, upgraded),
+      upgraded: true,
+      lineMap: identityLineMap(),
+      notes: [],
+    });
+    // the helper's upgrade changes what it returns and compiles; its importer's own upgrade changes only a comment
+    const helper = loaded('/repo/src/width.ts', 'export function width(): number {\n  return 1;\n}\n', "export function width(): string {\n  return '1';\n}\n");
+    const user = loaded('/repo/src/frame.ts', "// frames\nimport { width } from './width.js';\nexport const doubled: number = width() * 2;\n", "// frames (v2)\nimport { width } from './width.js';\nexport const doubled: number = width() * 2;\n");
+    const errors = upgradeTypeErrors([helper, user]);
+    expect([...errors.keys()]).toEqual(['/repo/src/frame.ts']);
+    expect(errors.get('/repo/src/frame.ts')?.map((e) => [e.line, e.key.slice(0, 7)])).toEqual([[3, 'TS2362:']]);
+    expect(helper.sourceFile.getFullText()).toContain('string');
+  });
 });

@@ -7,9 +7,11 @@ import { Node, SyntaxKind, type SourceFile, type Type } from 'ts-morph';
 import { diffArrays } from 'diff';
 import { LEGACY_SDK_PACKAGE, MCP_PACKAGE_PREFIX, TARGET_CLIENT_PACKAGE, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { restoreComments } from './comments.js';
+import { buildLineMap } from './line-map.js';
 import { importStyleOf } from './rewrite/import-style.js';
 import { layoutWrittenImports } from './rewrite/imports.js';
 import { scriptKindOf } from './script-kind.js';
+import { assertServerCapabilities } from './upgrade-capabilities.js';
 import { repairUpgrade } from './upgrade-repairs.js';
 
 export type ProjectType = TransformContext['projectType'];
@@ -74,9 +76,12 @@ export function upgradeV1Source(sourceFile: SourceFile, projectType: ProjectType
     sourceFile.replaceWithText(before);
     return { changed: false, notes: [...officialNotes, ...repairNotes], officialNotes, error: `v1-to-v2 upgrade failed: ${(error as Error).message}` };
   }
-  const notes = [...officialNotes, ...repairNotes];
   keepQuoteStyle(sourceFile, before);
   keepIndentation(sourceFile, before);
+  // after the indentation is put back: its line diff would pair the literal's closing line, now
+  // followed by the assertion, with the enclosing object's, and move that one
+  if (changes > 0) repairNotes.push(...assertServerCapabilities(sourceFile, (line) => buildLineMap(before, sourceFile.getFullText()).toOriginal(line)));
+  const notes = [...officialNotes, ...repairNotes];
   keepComments(sourceFile, before, notes);
   layoutWrittenImports(sourceFile, before);
   return { changed: changes > 0 && sourceFile.getFullText() !== before, notes, officialNotes };

@@ -25,7 +25,7 @@ export const V1_DECLARED_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** A package of the v2 SDK (`@modelcontextprotocol/core`, `server`, `client`, ...), not v1's `sdk`. */
-const V2_PACKAGE_PATH = /[\\/]@modelcontextprotocol[\\/](?!sdk[\\/])[^\\/]+[\\/]/;
+export const V2_PACKAGE_PATH = /[\\/]@modelcontextprotocol[\\/](?!sdk[\\/])[^\\/]+[\\/]/;
 
 /** What was repaired, one `<line>: <note>` per read (the file's notes). */
 export type RepairNote = string;

@@ -27,6 +27,7 @@ import { relativeImports } from '../engine/prefilter.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
+import { upgradeErrorCause } from '../engine/upgrade-error-causes.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import type { ZodFloor } from '../engine/zod-floor.js';
 import { projectFileNames, testFilesBeside, type BesideOptions } from '../tests-beside.js';
@@ -95,7 +96,10 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
     }
     const repaired = repair ? { notes: repair.notes, ...(outside ? { outsidePaths: outsidePathsReason(env.tsconfig, cwd, repair.notes.length) } : {}) } : undefined;
     const lines = buildLineMap(candidate.before, candidate.after);
-    const reasoned = errors.map((e) => ({ error: e, reason: importerReason(candidate, rewritten, cwd, e), advice: v2TypeHint(checked, e.start) ?? IMPORTER_TYPE_ERROR_ADVICE }));
+    const reasoned = errors.map((e) => {
+      const known = upgradeErrorCause(checked, e.start, e.detail);
+      return { error: e, reason: `${importerReason(candidate, rewritten, cwd, e)}${known ? ` (${known.cause})` : ''}`, advice: v2TypeHint(checked, e.start) ?? known?.advice ?? IMPORTER_TYPE_ERROR_ADVICE };
+    });
     const sites = reasoned.map(({ error: e, reason, advice }): SiteResult => ({
       line: lines.toOriginal(e.line),
       column: e.column,

@@ -51,7 +51,7 @@ export function fileResultsStage({ project, loaded, sites, siteInfo, decisionByS
       ...(f.snippet ? { snippet: f.snippet } : {}),
     }));
     const typeErrorSites = (upgradeErrors.get(file.path) ?? []).map((e): SiteResult => ({
-      line: file.lineMap.toOriginal(e.line),
+      line: e.originalLine ?? file.lineMap.toOriginal(e.line),
       column: e.column,
       method: 'type-error',
       status: 'flagged',

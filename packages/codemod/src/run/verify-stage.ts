@@ -9,6 +9,7 @@
  * what zod 4 rejects when the run raised a zod 3 project's zod (run/zod-api-errors.ts).
  */
 import path from 'node:path';
+import { buildLineMap } from '../engine/line-map.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { floorCauseApplies, zodFloorAdvice, zodFloorCause } from '../engine/zod-floor.js';
 import { SERVING_ADVICE } from '../engine/serving/index.js';
@@ -58,7 +59,10 @@ export function verifyStage(state: RunState): void {
   state.createdFiles = state.createdFiles.filter((f) => !orphaned.drop.has(f));
   holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
-  if (typeChecked) state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), zodFloor);
+  if (typeChecked) {
+    state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), zodFloor);
+    placeUpgradeErrors(state);
+  }
   addZodApiErrors(state);
 }
 
@@ -71,4 +75,20 @@ function keptHelperReason(siteReason: string | undefined, restored: string): { r
   const copies = /; migrated for (.+), which now ha(?:s its|ve their) own copy of `[^`]+`$/.exec(siteReason);
   if (!copies) return { reason: siteReason };
   return { reason: `${siteReason.slice(0, copies.index)}; the copy for ${copies[1]} was not kept: rewrite not verified: ${restored}` };
+}
+
+/**
+ * The upgrade errors' lines in the user's file. They are found in the text after the rewrite, and a
+ * file's line map starts from its upgraded text, before the rewrite: a handler the rewrite grew
+ * (the input_required branch) would move every error below it. Back through the rewrite's changes
+ * first, then through the upgrade's.
+ */
+function placeUpgradeErrors({ upgradeErrors, fileByPath, preRewrite }: Pick<RunState, 'upgradeErrors' | 'fileByPath' | 'preRewrite'>): void {
+  for (const [filePath, errors] of upgradeErrors) {
+    const file = fileByPath.get(filePath);
+    const before = preRewrite.get(filePath);
+    if (!file || before === undefined) continue;
+    const rewrite = buildLineMap(before, file.sourceFile.getFullText());
+    for (const e of errors) e.originalLine = file.lineMap.toOriginal(rewrite.toOriginal(e.line));
+  }
 }

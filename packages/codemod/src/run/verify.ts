@@ -10,6 +10,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 import type { TypeError } from './type-error.js';
+import { upgradeErrorCause } from '../engine/upgrade-error-causes.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { bindAndCheckDiagnostics, type CheckingProgram } from './reused-diagnostics.js';
 import { inZodRegistration, registersWithZod, zodFloorAdvice, zodFloorCause, type ZodFloor } from '../engine/zod-floor.js';
@@ -134,13 +135,19 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
   const candidates = files.filter((f) => after.get(f.path)!.length > 0);
   const out = new Map<string, TypeError[]>();
   if (candidates.length === 0) return out;
-  const current = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
+  // Every upgraded file goes back to its original text, not only those with errors: an error in one
+  // file can come from another's upgrade (a helper's result now typed by v2), and with that helper
+  // still upgraded the original would show the same error and hide it.
+  const current = new Map(files.map((f) => [f.path, f.sourceFile.getFullText()]));
   let before: Map<string, string[]>;
   try {
-    for (const f of candidates) f.sourceFile.replaceWithText(f.sliced?.body ?? f.source.body);
+    for (const f of files) {
+      const original = f.sliced?.body ?? f.source.body;
+      if (f.sourceFile.getFullText() !== original) f.sourceFile.replaceWithText(original);
+    }
     before = new Map(candidates.map((f) => [f.path, errorKeys(f.sourceFile)]));
   } catch (error) {
-    for (const f of candidates) if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
+    for (const f of files) if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
     try {
       if (!originalProject) throw error;
       before = originalErrorKeys(candidates, originalProject());
@@ -154,10 +161,15 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
       return out;
     }
   }
+  for (const f of files) if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
   for (const f of candidates) {
-    if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
     const fresh = freshErrors(before.get(f.path)!, after.get(f.path)!);
-    for (const e of fresh) e.advice ??= v2TypeHint(f.sourceFile, e.start);
+    for (const e of fresh) {
+      e.advice ??= v2TypeHint(f.sourceFile, e.start);
+      const known = upgradeErrorCause(f.sourceFile, e.start, e.detail);
+      e.cause ??= known?.cause;
+      e.advice ??= known?.advice;
+    }
     if (zodFloor) {
       for (const e of fresh) {
         if (!inZodRegistration(f.sourceFile, e.start)) continue;
@@ -201,9 +213,18 @@ export function typeErrors(sf: SourceFile): TypeError[] {
       const lineText = text.slice(text.lastIndexOf('\n', d.start! - 1) + 1, text.indexOf('\n', d.start!) < 0 ? text.length : text.indexOf('\n', d.start!)).trim();
       const head = `TS${d.code}: ${typeof d.messageText === 'string' ? d.messageText : d.messageText.messageText}`;
       const message = head.length > 200 ? `${head.slice(0, 197)}...` : head;
-      return { key, message, start: d.start!, line, column, snippet: lineText.length > 80 ? `${lineText.slice(0, 77)}...` : lineText };
+      const detail = innermostMessage(d.messageText);
+      return { key, message, ...(detail ? { detail } : {}), start: d.start!, line, column, snippet: lineText.length > 80 ? `${lineText.slice(0, 77)}...` : lineText };
     })
     .filter((e) => !(MISSING_MODULE_CODES.some((code) => e.key.startsWith(`TS${code}:`)) && e.key.includes(MCP_PACKAGE_PREFIX)));
+}
+
+/** The last line of the first path down a message chain (its innermost elaboration), abbreviated; undefined for a one-line message. */
+function innermostMessage(text: string | ts.DiagnosticMessageChain): string | undefined {
+  if (typeof text === 'string' || !text.next?.[0]) return undefined;
+  let chain = text.next[0];
+  while (chain.next?.[0]) chain = chain.next[0];
+  return chain.messageText.length > 240 ? `${chain.messageText.slice(0, 237)}...` : chain.messageText;
 }
 
 export function errorKeys(sf: SourceFile): string[] {
