@@ -17,6 +17,7 @@
  * test/library-files.test.ts fails when sharing stops happening.
  */
 import { ts, type Project } from 'ts-morph';
+import type { SharedResolutions } from './dependency-resolutions.js';
 
 const DECLARATION_IN_PACKAGE = /\/node_modules\/.+\.d\.[cm]?ts$/;
 
@@ -36,6 +37,8 @@ export class LibraryFiles {
   private readonly keys = ts.createDocumentRegistry();
   /** Source files handed out again instead of parsed (tests read it). */
   reused = 0;
+  /** Imports made inside dependencies, resolved by one run and handed to the next (engine/dependency-resolutions.ts). */
+  readonly resolutions: SharedResolutions = new Map();
 
   /** Makes `project` take its declaration files from (and add them to) this cache. Returns whether it could. */
   share(project: Project): boolean {

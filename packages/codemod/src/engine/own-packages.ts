@@ -72,6 +72,12 @@ export function resolveLentDependency(
   return projects && version !== undefined && semver.satisfies(version, range) ? projects : undefined;
 }
 
+/** Whether resolveLentDependency can answer `specifier` from `containingFile` (a dependency of a lent package), from the project's own installation. */
+export function lentDependencyOf(specifier: string, containingFile: string): boolean {
+  const name = packageNameOf(specifier);
+  return name !== undefined && !isOwnPackageSpecifier(specifier) && lentPackageContaining(containingFile)?.ranges[name] !== undefined;
+}
+
 interface LentPackage {
   /** The package directory as found and as its real path, each with a trailing separator. */
   roots: string[];

@@ -10,9 +10,10 @@ import { Project, ts, type FileSystemHost } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import { automaticTypes } from '../engine/automatic-types.js';
 import { DependencyResolutions } from '../engine/dependency-resolutions.js';
+import { passResolutionCache } from '../engine/resolution-cache.js';
 import { LibraryFiles } from '../engine/library-files.js';
 import { identityLineMap } from '../engine/line-map.js';
-import { resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from '../engine/own-packages.js';
+import { lentDependencyOf, resolveLentDependency, resolveOwnPackage, serverPackageAvailable } from '../engine/own-packages.js';
 import { selectFiles } from '../engine/prefilter.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
@@ -42,7 +43,7 @@ export function loadRun(inputs: SourceInput[], options: MigrateOptions, env: Run
   const typeChecked = env.tsconfig !== undefined && fs.existsSync(env.tsconfig) && serverPackageAvailable(TARGET_SERVER_PACKAGE, path.dirname(env.tsconfig));
   const projectFiles = new ProjectFiles();
   const libraryFiles = env.libraryFiles ?? new LibraryFiles();
-  const dependencyResolutions = new DependencyResolutions();
+  const dependencyResolutions = new DependencyResolutions(libraryFiles.resolutions);
   const state: RunState = {
     options,
     env,
@@ -154,6 +155,7 @@ export function createProject(
     const fullResolution = new Set([...mcpFiles].map(standardPath));
     const projectDirectory = path.dirname(tsconfig);
     let project: Project | undefined = undefined;
+    passResolutionCache();
     project = new Project({
       tsConfigFilePath: tsconfig,
       fileSystem,
@@ -161,6 +163,7 @@ export function createProject(
       skipFileDependencyResolution: true,
       compilerOptions: { allowJs: true, noEmit: true, skipLibCheck: true },
       resolutionHost: (host, getOptions) => ({
+        getModuleResolutionCache: () => dependencyResolutions.resolutionCache(projectDirectory, getOptions()),
         resolveModuleNames(moduleNames: string[], containingFile: string) {
           const options = getOptions();
           const full = fullResolution.has(standardPath(containingFile));
@@ -183,7 +186,7 @@ export function createProject(
               resolveLentDependency(name, containingFile, options, host, projectDirectory) ??
               ts.resolveModuleName(name, containingFile, options, host).resolvedModule ??
               resolveOwnPackage(name, options, host);
-            const resolved = inDependency ? dependencyResolutions.get(containingFile, name, resolve) : resolve();
+            const resolved = inDependency ? dependencyResolutions.get(containingFile, name, options, lentDependencyOf(name, containingFile), resolve) : resolve();
             if (!resolved) return undefined;
             const file = resolved.resolvedFileName;
             if (resolved.isExternalLibraryImport || file.endsWith('.d.ts') || /\.d\.[cm]ts$/.test(file) || file.includes('/node_modules/')) return resolved;

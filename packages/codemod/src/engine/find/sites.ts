@@ -29,6 +29,7 @@ import { isMcpReqReceiver, isRequestContextReceiver, isServerReceiver, type Find
 import { declarationOf, isFunctionNode, nameText, referencesOf, unwrapExpression, valueParent } from './resolve.js';
 import { declaresSdkRequestMethod } from './sdk-shaped.js';
 import { agentObstacle, agentReceiverOf } from './agents.js';
+import { forEachWantedDescendant } from '../compiler-walk.js';
 
 // the generic senders of the surface table, each recognised on its own receiver below
 const SEND_REQUEST: GenericSender = 'sendRequest';
@@ -44,6 +45,9 @@ interface Match {
   obstacle?: string;
 }
 
+/** The kinds a site can start at. */
+const SITE_KINDS: ReadonlySet<SyntaxKind> = new Set([SyntaxKind.CallExpression, SyntaxKind.NewExpression, SyntaxKind.ObjectLiteralExpression]);
+
 export function findSites(sourceFile: SourceFile, ctx: FindContext): Site[] {
   const matches: Match[] = [];
   const seen = new Set<Node>();
@@ -52,11 +56,15 @@ export function findSites(sourceFile: SourceFile, ctx: FindContext): Site[] {
     seen.add(match.node);
     matches.push(match);
   };
-  sourceFile.forEachDescendant((node) => {
-    if (Node.isCallExpression(node)) add(matchCall(node, ctx));
-    else if (Node.isNewExpression(node)) add(matchUrlElicitationError(node));
-    else if (Node.isObjectLiteralExpression(node)) add(matchRawJsonRpc(node));
-  });
+  forEachWantedDescendant(
+    sourceFile,
+    (node) => SITE_KINDS.has(node.kind),
+    (node) => {
+      if (Node.isCallExpression(node)) add(matchCall(node, ctx));
+      else if (Node.isNewExpression(node)) add(matchUrlElicitationError(node));
+      else if (Node.isObjectLiteralExpression(node)) add(matchRawJsonRpc(node));
+    },
+  );
   matches.sort((a, b) => a.node.getStart() - b.node.getStart());
   return matches.map((m) => toSite(sourceFile, m));
 }

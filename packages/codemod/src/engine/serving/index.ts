@@ -180,7 +180,9 @@ const SESSION_MAP_METHODS = ['set', 'get', 'has', 'delete'];
  * transports only serves 2025-era sessions, where it is right; other session-keyed state is still flagged.
  */
 function sessionStateFindings(sourceFile: SourceFile): ServingFinding[] {
-  const legacyOnly = sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === TARGET.isLegacyRequest);
+  // an identifier's text is as written in the file: absent from the text, no identifier has it (and the
+  // token walk the identifiers need is skipped)
+  const legacyOnly = sourceFile.getFullText().includes(TARGET.isLegacyRequest) && sourceFile.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === TARGET.isLegacyRequest);
   const flagged = new Set<Node>();
   const findings: ServingFinding[] = [];
   const consider = (container: Node | undefined, key: Node | undefined) => {

@@ -13,6 +13,7 @@ import type { Site } from '../model.js';
 import { functionNameNode, referencesOf } from '../find/resolve.js';
 import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
+import { forEachWantedDescendant } from '../compiler-walk.js';
 
 /**
  * Named by functions and files, not lines: the texts here are the upgraded ones, whose lines may
@@ -78,18 +79,22 @@ const LOADING_CALL = /\b(import|require)\s*\(/;
 function loadedModules(file: SourceFile): Array<SourceFile | undefined> {
   if (!LOADING_CALL.test(file.getFullText())) return [];
   const loaded: Array<SourceFile | undefined> = [];
-  file.forEachDescendant((node) => {
-    if (Node.isImportEqualsDeclaration(node)) {
-      loaded.push(node.getExternalModuleReferenceSourceFile());
-      return;
-    }
-    if (!Node.isCallExpression(node)) return;
-    const callee = node.getExpression();
-    const mode = callee.getKind() === SyntaxKind.ImportKeyword ? ts.ModuleKind.ESNext : Node.isIdentifier(callee) && callee.getText() === 'require' ? ts.ModuleKind.CommonJS : undefined;
-    const specifier = node.getArguments()[0];
-    if (mode === undefined || !specifier || !(Node.isStringLiteral(specifier) || Node.isNoSubstitutionTemplateLiteral(specifier))) return;
-    loaded.push(resolvedModule(file, specifier.getLiteralValue(), mode));
-  });
+  forEachWantedDescendant(
+    file,
+    (node) => node.kind === SyntaxKind.ImportEqualsDeclaration || node.kind === SyntaxKind.CallExpression,
+    (node) => {
+      if (Node.isImportEqualsDeclaration(node)) {
+        loaded.push(node.getExternalModuleReferenceSourceFile());
+        return;
+      }
+      if (!Node.isCallExpression(node)) return;
+      const callee = node.getExpression();
+      const mode = callee.getKind() === SyntaxKind.ImportKeyword ? ts.ModuleKind.ESNext : Node.isIdentifier(callee) && callee.getText() === 'require' ? ts.ModuleKind.CommonJS : undefined;
+      const specifier = node.getArguments()[0];
+      if (mode === undefined || !specifier || !(Node.isStringLiteral(specifier) || Node.isNoSubstitutionTemplateLiteral(specifier))) return;
+      loaded.push(resolvedModule(file, specifier.getLiteralValue(), mode));
+    },
+  );
   return loaded;
 }
 

@@ -17,7 +17,8 @@
  * declared before the sender call). Requests the run migrated are no longer in the text.
  */
 import path from 'node:path';
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type SourceFile, type ts } from 'ts-morph';
+import { forEachWantedDescendant, hasCompilerModifier, kindsWhere } from '../compiler-walk.js';
 import { CTX_MCPREQ_METHOD_TO_LEGACY, LEGACY_REQUESTS, METHOD_BINDER, METHOD_INVOKERS, SERVER_METHOD_TO_LEGACY, TARGET, isLegacyMethod, type LegacyMethod } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
 import { isMcpReqReceiver, isServerReceiver, type FindContext } from '../find/receivers.js';
@@ -62,17 +63,19 @@ export function unfollowedReferences(hostingFile: SourceFile, sitesOf: SitesOf, 
     const isFollowed = (node: Node) => followed.some((n) => n.getSourceFile() === file && n.getPos() <= node.getStart() && node.getEnd() <= n.getEnd());
     const fileName = path.relative(from, file.getFilePath()) || path.basename(file.getFilePath());
     const lines = new Set<number>();
-    file.forEachDescendant((node, traversal) => {
-      if (isTypeOnly(node)) {
-        traversal.skip();
-        return;
-      }
-      const read = legacyRead(node, ctx);
-      // one per line: a line reading the method twice (`x.elicitInput ?? y.elicitInput`) is one place to fix
-      if (!read || isFollowed(node) || lines.has(node.getStartLineNumber())) return;
-      lines.add(node.getStartLineNumber());
-      found.push({ node, ...read, where: `${fileName}:${reportLine(node)} (${enclosingFunctionName(node)})` });
-    });
+    // only these kinds can read a request method (legacyRead); type-only code is not entered
+    forEachWantedDescendant(
+      file,
+      (node) => READ_KINDS.has(node.kind),
+      (node) => {
+        const read = legacyRead(node, ctx);
+        // one per line: a line reading the method twice (`x.elicitInput ?? y.elicitInput`) is one place to fix
+        if (!read || isFollowed(node) || lines.has(node.getStartLineNumber())) return;
+        lines.add(node.getStartLineNumber());
+        found.push({ node, ...read, where: `${fileName}:${reportLine(node)} (${enclosingFunctionName(node)})` });
+      },
+      isTypeOnly,
+    );
   }
   return found;
 }
@@ -83,11 +86,18 @@ function isGenerated(file: SourceFile): boolean {
 }
 
 /** Interfaces, type aliases, annotations, `declare` statements: no code runs there. */
-function isTypeOnly(node: Node): boolean {
-  if (Node.isInterfaceDeclaration(node) || Node.isTypeAliasDeclaration(node) || Node.isTypeNode(node)) return true;
-  if (Node.isImportDeclaration(node) || Node.isExportDeclaration(node)) return true;
-  return Node.isModifierable(node) && node.hasModifier(SyntaxKind.DeclareKeyword);
+function isTypeOnly(node: ts.Node): boolean {
+  return TYPE_ONLY_KINDS.has(node.kind) || (MODIFIERABLE_KINDS.has(node.kind) && hasCompilerModifier(node, SyntaxKind.DeclareKeyword));
 }
+
+/** ts-morph's kind tests, asked once per kind. */
+const TYPE_ONLY_KINDS = kindsWhere(
+  (node) => Node.isInterfaceDeclaration(node) || Node.isTypeAliasDeclaration(node) || Node.isTypeNode(node) || Node.isImportDeclaration(node) || Node.isExportDeclaration(node),
+);
+const MODIFIERABLE_KINDS = kindsWhere((node) => Node.isModifierable(node));
+
+/** The kinds legacyRead answers for. */
+const READ_KINDS: ReadonlySet<SyntaxKind> = new Set([SyntaxKind.PropertyAccessExpression, SyntaxKind.ElementAccessExpression, SyntaxKind.BindingElement, SyntaxKind.StringLiteral, SyntaxKind.NoSubstitutionTemplateLiteral]);
 
 /** What `node` reads, when it reads a legacy request method by name (or names the wire method) in code that uses it. */
 function legacyRead(node: Node, ctx: FindContext): { method: LegacyMethod; name: string } | undefined {
