@@ -15,7 +15,7 @@
 import { Node, type CallExpression, type NewExpression, type Project, type SourceFile } from 'ts-morph';
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, CallerDecision, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
-import { planHandler, type HandlerWork } from './analyse.js';
+import { entryObstacle, planHandler, type HandlerWork } from './analyse.js';
 import { NameAllocator, reserveAnswerReaders, type AnswerReaders } from './emit.js';
 import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
@@ -51,7 +51,7 @@ import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
 import { legacyCapabilitiesFallback } from './emit.js';
-import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathReason } from './contextless-calls.js';
+import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathObstacle, handlerPathReason } from './contextless-calls.js';
 import { resolveCallee } from '../find/resolve.js';
 import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
@@ -277,6 +277,8 @@ interface PlanRound {
   driverFiles: Set<SourceFile>;
   /** Handlers, unmigrated for reasons of their own, whose calls alone keep a shared helper from its other handlers (unmigrated-callers.ts). */
   blockers: Set<Node>;
+  /** Each entry's own obstacle, computed when a failed handler's reason is read for its requests (reasonAt). */
+  entryObstacles: Map<Entry, string | undefined>;
 }
 
 /**
@@ -304,6 +306,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     testCalls: new Map(),
     driverFiles: new Set(),
     blockers: new Set(),
+    entryObstacles: new Map(),
   };
   groupByHandler(round);
   checkRegistrations(round);
@@ -362,8 +365,13 @@ function sharedSiteReason(reach: Reach, path: CallPathStep[] = []): string | und
   const blocking = blockingContext(reach);
   const context = blocking?.context;
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
-  // the obstacle is this handler's own way down (a tracer's callback), not the callers without a context
-  if (blocking?.onHandlerPath && path.some((step) => resolveCallee(step.call.getExpression()) !== step.callee)) return `the request at line ${siteLine(reach.site)} is in a function this handler reaches in a way the rewrite cannot follow (${blocking.notDriven}), so it is left as it is`;
+  // the obstacle is a handler's way down (a tracer's callback), not the callers without a context:
+  // this handler's own, or another's when this one calls the function plainly (rewritten once for all of them)
+  if (blocking?.onHandlerPath) {
+    const own = handlerPathObstacle(path, enclosingFunction(reach.site.node)!);
+    if (own !== undefined) return `the request at line ${siteLine(reach.site)} is in a function this handler reaches in a way the rewrite cannot follow (${own}), so it is left as it is`;
+    return `the request at line ${siteLine(reach.site)} is in a function another handler reaches in a way the rewrite cannot follow (${blocking.notDriven}); the function is rewritten once for all its handlers, so it is left as it is for this one too`;
+  }
   const shared =
     context?.context === 'contextless-call'
       ? `the request at line ${siteLine(reach.site)} is in a function other code also calls without the argument it is sent on (${context.description})`
@@ -688,8 +696,27 @@ function flagFailedHandlers(round: PlanRound): void {
   const { failed, excluded, byHandler } = round;
   for (const [fn, reason] of failed) {
     if (excluded.has(fn) && excluded.get(fn) !== reason && !byHandler.has(fn)) continue;
-    for (const entry of byHandler.get(fn)?.entries ?? []) flagSite(round, entry.site, reason);
+    for (const entry of byHandler.get(fn)?.entries ?? []) flagSite(round, entry.site, reasonAt(round, fn, entry.site, reason));
   }
+}
+
+/**
+ * A failed handler's reason as it applies to one of its requests. Planning stops at the first request
+ * it cannot take, so the handler's reason is often that request's own obstacle, which is not this
+ * one's: this one's own obstacle then, when it has one, or the failure said to be another request's
+ * (the reason names it).
+ */
+function reasonAt(round: PlanRound, fn: Node, site: Site, reason: string): string {
+  const slot = round.byHandler.get(fn);
+  if (!slot || slot.entries.length < 2) return reason;
+  const own = (entry: Entry): string | undefined => {
+    if (!round.entryObstacles.has(entry)) round.entryObstacles.set(entry, withReadingFile(readingFileOf(slot.entries), () => entryObstacle(slot.handler, entry)));
+    return round.entryObstacles.get(entry);
+  };
+  const about = slot.entries.find((entry) => own(entry) === reason);
+  if (!about || about.site === site) return reason;
+  const mine = slot.entries.filter((entry) => entry.site === site).map(own).find((r) => r !== undefined);
+  return mine ?? `the handler is left as it is for another of its requests: ${reason}`;
 }
 
 /** Every decided site's callers: non-handler contexts, and each handler migrated or flagged with its reason. */
@@ -697,7 +724,8 @@ function recordCallers(round: PlanRound): void {
   for (const reach of round.reaches) withReadingFile(reach.site.sourceFile, () => recordCallersOf(reach, round));
 }
 
-function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, testCalls }: PlanRound): void {
+function recordCallersOf(reach: Reach, round: PlanRound): void {
+  const { decisions, failed, newFailures, works, testCalls } = round;
   const decision = decisions.get(reach.site.id);
   if (!decision) return;
   const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => {
@@ -716,7 +744,8 @@ function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, 
   const task = taskAugmentation(reach.site);
   for (const { handler, path } of reach.handlers) {
     const shared = task ? undefined : sharedSiteReason(reach, path);
-    const reason = shared ?? failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const failure = failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const reason = shared ?? (failure !== undefined ? reasonAt(round, handler.fn, reach.site, failure) : undefined);
     const caller = callerName(handler);
     if (list.some((c) => c.caller === caller)) continue;
     list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
