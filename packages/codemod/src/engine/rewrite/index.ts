@@ -46,7 +46,7 @@ import { withTestsOutsideRun } from './outside-tests.js';
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
-import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
+import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallObstacle, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
@@ -245,10 +245,12 @@ function outsideReason(reach: Reach, blocking?: Blocking): string {
     const others = reach.nonHandlerContexts.filter((c) => c.context !== 'contextless-call').length;
     return `${blocking.onHandlerPath}${others > 0 ? ` (and ${others} more caller${others > 1 ? 's' : ''} outside handlers)` : ''}`;
   }
-  const [first, ...rest] = reach.nonHandlerContexts;
-  const more = rest.length > 0 ? ` (and ${rest.length} more caller${rest.length > 1 ? 's' : ''} outside handlers)` : '';
-  const notDriven = blocking?.notDriven !== undefined && blocking.context === first ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
-  return `${nonHandlerReason(first!)}${notDriven}${more}`;
+  // led by the caller that keeps the request as it is: callers before it may be served (a test's call driven)
+  const first = blocking?.context ?? reach.nonHandlerContexts[0]!;
+  const rest = reach.nonHandlerContexts.length - 1;
+  const more = rest > 0 ? ` (and ${rest} more caller${rest > 1 ? 's' : ''} outside handlers)` : '';
+  const notDriven = blocking?.notDriven !== undefined ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
+  return `${nonHandlerReason(first)}${notDriven}${more}`;
 }
 
 /** One planning round's working state, shared by its steps (planAll). */
@@ -420,7 +422,18 @@ function blockingContext(reach: Reach): Blocking | undefined {
     }
     if (!context.testCall || reach.handlers.length === 0) return { context };
     const fn = enclosingFunction(reach.site.node);
-    const notDriven = fn ? testCallsObstacle(fn, reach.site) : 'the request is not in a function';
+    if (!fn) return { context, notDriven: 'the request is not in a function' };
+    const notDriven = testCallsObstacle(fn, reach.site);
+    // the test whose own call cannot be driven is the one that keeps the handlers, not the first test calling
+    if (notDriven) return undrivenTest(reach, fn) ?? { context, notDriven };
+  }
+  return undefined;
+}
+
+/** The first test context whose own call of the request's function cannot go through the rewritten helper, with why. */
+function undrivenTest(reach: Reach, fn: Node): Blocking | undefined {
+  for (const context of reach.nonHandlerContexts) {
+    const notDriven = context.testCall ? testCallObstacle(context.testCall, fn, reach.site) : undefined;
     if (notDriven) return { context, notDriven };
   }
   return undefined;
