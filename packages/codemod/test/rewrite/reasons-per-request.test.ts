@@ -76,4 +76,33 @@ mcp.registerTool('plant', { description: 'Plant seeds' }, async () => {
     expect(sites[0]!.reason).toBe('the elicitation request at line 7 is inside Promise.allSettled: per-request failure results have no MRTR equivalent');
     expect(sites[1]!.reason).toBe('the handler is left as it is for another of its requests: the elicitation request at line 7 is inside Promise.allSettled: per-request failure results have no MRTR equivalent');
   });
+
+  it("says a request the handler makes itself is kept for a helper's request, naming that request's line", async () => {
+    const source = `${HEAD}
+const mcp = new McpServer({ name: 'pond', version: '1.0.0' });
+const schema = { type: 'object' as const, properties: { v: { type: 'string' as const } } };
+async function askDepth(...notes: string[]): Promise<string> {
+  const answer = await mcp.server.elicitInput({ message: notes.join(' '), requestedSchema: schema });
+  return String(answer.content?.v);
+}
+mcp.registerTool('fill', { description: 'Fill the pond' }, async () => {
+  const fish = await mcp.server.elicitInput({ message: 'Fish?', requestedSchema: schema });
+  const depth = await askDepth('how', 'deep');
+  return { content: [{ type: 'text', text: \`\${String(fish.content?.v)} \${depth}\` }] };
+});
+mcp.registerTool('drain', { description: 'Drain the pond' }, async () => {
+  const depth = await askDepth('drain');
+  return { content: [{ type: 'text', text: depth }] };
+});
+`;
+    const result = await migrateSource(source, 'pond.ts');
+    const sites = result.sites.filter((s) => s.method === 'elicitation/create');
+    expect(sites.map((s) => [s.line, s.status])).toEqual([
+      [7, 'flagged'],
+      [11, 'flagged'],
+    ]);
+    const helper = 'helper `askDepth` takes a rest parameter; cannot add the context and key parameters';
+    expect(sites[0]!.reason).toBe(helper);
+    expect(sites[1]!.reason).toBe(`the handler is left as it is for another of its requests, at line 7: ${helper}`);
+  });
 });

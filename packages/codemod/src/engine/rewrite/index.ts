@@ -52,7 +52,6 @@ import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
 import { legacyCapabilitiesFallback } from './emit.js';
 import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathObstacle, handlerPathReason } from './contextless-calls.js';
-import { resolveCallee } from '../find/resolve.js';
 import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
 interface Entry {
@@ -281,6 +280,8 @@ interface PlanRound {
   blockers: Set<Node>;
   /** Each entry's own obstacle, computed when a failed handler's reason is read for its requests (reasonAt). */
   entryObstacles: Map<Entry, string | undefined>;
+  /** The requests a handler's failure is about, when it is a helper's (the helper's requests). */
+  failedFor: Map<Node, Site[]>;
 }
 
 /**
@@ -309,6 +310,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     driverFiles: new Set(),
     blockers: new Set(),
     entryObstacles: new Map(),
+    failedFor: new Map(),
   };
   groupByHandler(round);
   checkRegistrations(round);
@@ -494,7 +496,7 @@ function readingFileOf(entries: ReadonlyArray<{ site: Site }>): SourceFile | und
 }
 
 /** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
-function planHelpers({ works, helpers, failed, reaches, testCalls, blockers }: PlanRound): void {
+function planHelpers({ works, helpers, failed, reaches, testCalls, blockers, failedFor }: PlanRound): void {
   // handlers left unmigrated for reasons of their own, before a helper they share takes others with them
   const ownFailures = new Set(failed.keys());
   for (let changed = true; changed; ) {
@@ -532,6 +534,7 @@ function planHelpers({ works, helpers, failed, reaches, testCalls, blockers }: P
         if (!work.points.some((p) => usesHelper(p, fn))) continue;
         works.delete(handlerFn);
         failed.set(handlerFn, reason);
+        failedFor.set(handlerFn, sites);
         changed = true;
       }
     }
@@ -722,6 +725,9 @@ function flagFailedHandlers(round: PlanRound): void {
 function reasonAt(round: PlanRound, fn: Node, site: Site, reason: string): string {
   const slot = round.byHandler.get(fn);
   if (!slot || slot.entries.length < 2) return reason;
+  const helperSites = round.failedFor.get(fn);
+  // a helper's reason names the helper, not where its request is
+  if (helperSites && round.failed.get(fn) === reason) return helperSites.includes(site) ? reason : `the handler is left as it is for another of its requests, at line ${siteLine(helperSites[0]!)}: ${reason}`;
   const own = (entry: Entry): string | undefined => {
     if (!round.entryObstacles.has(entry)) round.entryObstacles.set(entry, withReadingFile(readingFileOf(slot.entries), () => entryObstacle(slot.handler, entry)));
     return round.entryObstacles.get(entry);
