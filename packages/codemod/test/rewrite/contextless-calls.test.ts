@@ -92,6 +92,41 @@ ${server('createItem').replace("await createItem('x', extra)", "await withSpan('
     expect(site?.callers?.find((c) => c.caller === 'tools/call handler `create`')?.reason).toContain('is in a function this handler reaches in a way the rewrite cannot follow (a handler reaches `createItem` through `withSpan(…)`');
   });
 
+  it("names each handler's own way down in its entry, and says a handler calling the function plainly is kept for another's", async () => {
+    // two tools each wrap the call in a tracer of their own; a third reaches it through a plain call of its own
+    const source = `${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${BODY}\n}\n
+async function withSpan<T>(name: string, run: () => Promise<T>): Promise<T> { return run(); }
+async function withAudit<T>(run: () => Promise<T>): Promise<T> { return run(); }
+const server = new McpServer({ name: 'items', version: '1.0.0' });
+server.registerTool('create', { description: 'Create' }, async (extra) => {
+  const made = await withSpan('create', async () => createItem('x', extra));
+  return { content: [{ type: 'text', text: made }] };
+});
+server.registerTool('import', { description: 'Import' }, async (extra) => {
+  const made = await withAudit(async () => createItem('y', extra));
+  return { content: [{ type: 'text', text: made }] };
+});
+async function copyItem(extra: Extra): Promise<string> { return createItem('z', extra); }
+server.registerTool('copy', { description: 'Copy' }, async (extra) => {
+  const made = await copyItem(extra);
+  return { content: [{ type: 'text', text: made }] };
+});
+export async function seed(): Promise<string> { return createItem('seed'); }
+`;
+    const result = await migrateSource(source, 'items.ts');
+    const [site] = result.sites.filter((s) => s.method === 'elicitation/create');
+    expect(site?.status).toBe('flagged');
+    const entry = (tool: string) => site?.callers?.find((c) => c.caller === `tools/call handler \`${tool}\``)?.reason;
+    expect(entry('create')).toContain('this handler reaches in a way the rewrite cannot follow (a handler reaches `createItem` through `withSpan(…)` (line 18)');
+    expect(entry('create')).not.toContain('withAudit');
+    expect(entry('import')).toContain('this handler reaches in a way the rewrite cannot follow (a handler reaches `createItem` through `withAudit(…)` (line 22)');
+    expect(entry('import')).not.toContain('withSpan');
+    // `copy` hands its context down plainly, and the callers without a context are not what keeps the function either
+    expect(entry('copy')).toBe(
+      'the request at line 8 is in a function another handler reaches in a way the rewrite cannot follow (a handler reaches `createItem` through `withSpan(…)` (line 18), which runs it inside a callback it is handed: the rewritten `createItem` would return its input_required result to that callback, and `withSpan`, which the rewrite does not change, would have to hand it back to the handler); the function is rewritten once for all its handlers, so it is left as it is for this one too',
+    );
+  });
+
   it('names every step of the way down the rewrite cannot follow, and advises on that way, not on the callers without a context', async () => {
     // a tracer's callback running a closure held in a `let` (the closure chosen at registration time)
     const source = `${HEAD}export async function createItem(name: string, extra?: Extra): Promise<string> {\n${BODY}\n}\n

@@ -229,4 +229,51 @@ describe('request helpers that unit tests call directly', () => {
     const test = readFileSync(join(dir, 'greet.test.ts'), 'utf8');
     expect(test).toContain("expect(await callHelperAnsweringInputRequests(askName, [{ server: { elicitInput } } as never], (args) => args[0].server, 'elicitInput')).toBe('Ada');");
   });
+
+  it('names the test whose call cannot be driven, not the first test calling the function', async () => {
+    const server = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export async function askSoil(server: McpServer, bed: string): Promise<string> {
+  const answer = await server.server.elicitInput({ message: \`Soil for \${bed}?\`, requestedSchema: { type: 'object', properties: { soil: { type: 'string' } } } });
+  return answer.action === 'accept' ? String(answer.content?.soil) : 'loam';
+}
+
+class Beds {
+  constructor(private readonly server: McpServer) {}
+  async prepare(bed: string): Promise<string> {
+    return askSoil(this.server, bed);
+  }
+}
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'beds', version: '1.0.0' });
+  const beds = new Beds(server);
+  server.registerTool('prepare', { description: 'Prepares a bed' }, async () => {
+    const soil = await beds.prepare('north');
+    return { content: [{ type: 'text', text: soil }] };
+  });
+  return server;
+}
+`;
+    const test = `import { expect, it, vi } from 'vitest';
+import { askSoil } from './beds.js';
+
+const fake = () => ({ server: { elicitInput: vi.fn().mockResolvedValue({ action: 'accept', content: { soil: 'clay' } }) } }) as never;
+
+it('asks the soil', async () => {
+  expect(await askSoil(fake(), 'north')).toBe('clay');
+});
+
+it('asks the soil of a listed bed', async () => {
+  const args: [never, string] = [fake(), 'south'];
+  expect(await askSoil(...args)).toBe('clay');
+});
+`;
+    const { sites } = await migrate('test-called-second-blocks', { 'beds.ts': server, 'beds.test.ts': test });
+    const [soil] = sites('beds.ts');
+    expect(soil?.status).toBe('flagged');
+    expect(soil!.reason).toBe(
+      "the test `asks the soil of a listed bed` (beds.test.ts:10) calls the code of this request directly: rewriting it for the handlers would change what the test calls (a call of it cannot go through the rewritten helper: the test's call of `askSoil` (beds.test.ts:12) spreads or adds arguments) (and 1 more caller outside handlers)",
+    );
+  });
 });

@@ -72,43 +72,7 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
     }
     byStatement.set(point.statement, point);
   };
-  for (const { site, path } of entries) {
-    const label = siteLabel(site);
-    if (path.length === 0) {
-      if (site.shape === 'url-elicitation-error') {
-        const statement = throwStatementOf(site);
-        if (enclosingFunction(statement) !== fn) throw new Obstacle(`${label} is thrown inside a nested function`);
-        add({ kind: 'url-throw', statement, binding: { kind: 'discard' }, sites: [site], keys: [] });
-        continue;
-      }
-      if (site.shape === 'completion-notifier') throw new Obstacle(`${label}: URL elicitation completion notifications have no MRTR form (the retry itself signals completion)`);
-      const all = promiseAllOf(site);
-      if (all) {
-        if (/allSettled/.test(all.getExpression().getText())) throw new Obstacle(`${label} is inside Promise.allSettled: per-request failure results have no MRTR equivalent`);
-        const base = pointForAwaited(all, fn, label);
-        if (base.then) throw new Obstacle(`${label} is in a Promise.all consumed through a .then() promise chain`);
-        add({ kind: 'parallel', ...base, sites: [site], keys: [], elementNames: [] });
-        continue;
-      }
-      add({ kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, label), sites: [site], keys: [] });
-      continue;
-    }
-    const virtual = path.find((p) => p.virtualThrough !== undefined);
-    if (virtual) {
-      throw new Obstacle(
-        `${label} is reached through ${virtual.virtualThrough}, by the call \`${abbreviate(virtual.call.getExpression().getText(), 40)}(...)\` at line ${line(virtual.call)}: ` +
-          `other instances run other implementations of it, which a rewrite of this one would not change, so calls through it are not rewritten`,
-      );
-    }
-    if (path.length > MAX_HELPER_DEPTH) {
-      throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); at most ${MAX_HELPER_DEPTH} helper levels are rewritten`);
-    }
-    const step = path[0]!;
-    const name = abbreviate(step.call.getExpression().getText(), 40);
-    const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``, true);
-    if (base.then) throw new Obstacle(`the call to helper \`${name}\` is consumed through a .then() promise chain`);
-    add({ kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee, innerPath: path.slice(1) });
-  }
+  for (const entry of entries) add(entryPoint(fn, entry));
   const points = [...byStatement.values()].sort((a, b) => a.statement.getStart() - b.statement.getStart());
   for (const point of points) {
     if (point.kind === 'parallel') {
@@ -129,6 +93,42 @@ export function requestPoints(fn: FunctionWithBody, entries: Array<{ site: Site;
     checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall.getExpression().getText(), 40)}\`` : siteLabel(point.sites[0]!), true);
   }
   return points;
+}
+
+/** The request point of one site the handler reaches (direct, in a Promise.all, a helper call, a URL elicitation throw), or its obstacle. */
+function entryPoint(fn: FunctionWithBody, { site, path }: { site: Site; path: CallPathStep[] }): RequestPoint {
+  const label = siteLabel(site);
+  if (path.length === 0) {
+    if (site.shape === 'url-elicitation-error') {
+      const statement = throwStatementOf(site);
+      if (enclosingFunction(statement) !== fn) throw new Obstacle(`${label} is thrown inside a nested function`);
+      return { kind: 'url-throw', statement, binding: { kind: 'discard' }, sites: [site], keys: [] };
+    }
+    if (site.shape === 'completion-notifier') throw new Obstacle(`${label}: URL elicitation completion notifications have no MRTR form (the retry itself signals completion)`);
+    const all = promiseAllOf(site);
+    if (all) {
+      if (/allSettled/.test(all.getExpression().getText())) throw new Obstacle(`${label} is inside Promise.allSettled: per-request failure results have no MRTR equivalent`);
+      const base = pointForAwaited(all, fn, label);
+      if (base.then) throw new Obstacle(`${label} is in a Promise.all consumed through a .then() promise chain`);
+      return { kind: 'parallel', ...base, sites: [site], keys: [], elementNames: [] };
+    }
+    return { kind: 'direct', ...pointForAwaited(awaitedRequest(site), fn, label), sites: [site], keys: [] };
+  }
+  const virtual = path.find((p) => p.virtualThrough !== undefined);
+  if (virtual) {
+    throw new Obstacle(
+      `${label} is reached through ${virtual.virtualThrough}, by the call \`${abbreviate(virtual.call.getExpression().getText(), 40)}(...)\` at line ${line(virtual.call)}: ` +
+        `other instances run other implementations of it, which a rewrite of this one would not change, so calls through it are not rewritten`,
+    );
+  }
+  if (path.length > MAX_HELPER_DEPTH) {
+    throw new Obstacle(`${label} is reached through ${path.length} nested helper calls (${path.map((p) => abbreviate(p.call.getExpression().getText(), 25)).join(' → ')}); at most ${MAX_HELPER_DEPTH} helper levels are rewritten`);
+  }
+  const step = path[0]!;
+  const name = abbreviate(step.call.getExpression().getText(), 40);
+  const base = pointForAwaited(step.call, fn, `the call to helper \`${name}\``, true);
+  if (base.then) throw new Obstacle(`the call to helper \`${name}\` is consumed through a .then() promise chain`);
+  return { kind: 'helper', ...base, sites: [site], keys: [], helperCall: step.call, helperFn: step.callee, innerPath: path.slice(1) };
 }
 
 /** Expressions evaluated as part of the point before the request goes out. */
@@ -160,6 +160,26 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
     const inner = error instanceof Obstacle ? enclosingTryBlock(body, points, fn) : undefined;
     if (!inner) throw error;
     return planBody(handler, fn, inner, points, sites);
+  }
+}
+
+/**
+ * What keeps one of the handler's requests from being rewritten on its own (the checks planHandler
+ * makes of each request before it plans the handler as a whole), or undefined: a handler failing on
+ * one of its requests explains its other requests by theirs, or by naming the one that failed.
+ */
+export function entryObstacle(handler: Handler, entry: { site: Site; path: CallPathStep[] }): string | undefined {
+  try {
+    const lost = lostFailureFallback(entry.site);
+    if (lost) return lost;
+    const { fn } = functionWithBody(handler.fn, 'the handler');
+    const point = entryPoint(fn, entry);
+    // a Promise.all's statement is named by its first request, which may be another entry
+    if (point.kind !== 'parallel') checkStatementPath(point.statement, fn, point.kind === 'helper' ? `the call to helper \`${abbreviate(point.helperCall.getExpression().getText(), 40)}\`` : siteLabel(entry.site), true);
+    return undefined;
+  } catch (error) {
+    if (error instanceof Obstacle) return error.message;
+    return undefined;
   }
 }
 

@@ -11,7 +11,7 @@
  * TypeError the legacy `extra.sendRequest` threw, and the guarded path (`extra?.…`) skips it as before.
  */
 import { Node, SyntaxKind, ts, type CallExpression, type FunctionDeclaration, type MethodDeclaration, type ParameterDeclaration } from 'ts-morph';
-import type { Reach } from '../model.js';
+import type { CallPathStep, Reach } from '../model.js';
 import { resolveCallee } from '../find/resolve.js';
 import { flavourOf } from './module-flavour.js';
 import { enclosingFunction, line } from './points.js';
@@ -93,25 +93,31 @@ function callersServed(reach: Reach, fn: Node, calls: CallExpression[]): Context
 /**
  * The helper form hands the context down a chain of plain calls only; a function handed to another
  * call (a tracer's callback) or held in a variable assigned elsewhere is not a helper it rewrites.
- * Every such step of the first handler's way down is named: removing one alone would not do.
+ * The first blocked handler's way down explains the function's flag (each handler's entry names its own).
  */
 function handlerPathObstacleOf(reach: Reach, fn: Node): string | undefined {
-  const name = helperName(fn);
   for (const { path } of reach.handlers) {
-    const indirect = path.filter((step) => resolveCallee(step.call.getExpression()) !== step.callee);
-    if (indirect.length === 0) continue;
-    const steps = indirect.map((step, i) => {
-      const called = abbreviate(step.call.getExpression().getText(), 40);
-      const through = `${i === 0 ? `a handler reaches \`${name}\` through` : 'and through'} \`${called}(…)\` (${place(step.call, fn)})`;
-      // a callback (a tracer's): the context may reach the function inside it, but not its result back out
-      if (step.call.getArguments().some((argument) => argument === step.callee)) {
-        return `${through}, which runs it inside a callback it is handed: the rewritten \`${name}\` would return its input_required result to that callback, and \`${called}\`, which the rewrite does not change, would have to hand it back to the handler`;
-      }
-      return `${through}, which does not call the function it runs by name, so the context cannot be handed down to it`;
-    });
-    return steps.join('; ');
+    const obstacle = handlerPathObstacle(path, fn);
+    if (obstacle !== undefined) return obstacle;
   }
   return undefined;
+}
+
+/** Every step of one handler's way down to `fn` that the helper form cannot follow, named (removing one alone would not do); undefined when there is none. */
+export function handlerPathObstacle(path: CallPathStep[], fn: Node): string | undefined {
+  const name = helperName(fn);
+  const indirect = path.filter((step) => resolveCallee(step.call.getExpression()) !== step.callee);
+  if (indirect.length === 0) return undefined;
+  const steps = indirect.map((step, i) => {
+    const called = abbreviate(step.call.getExpression().getText(), 40);
+    const through = `${i === 0 ? `a handler reaches \`${name}\` through` : 'and through'} \`${called}(…)\` (${place(step.call, fn)})`;
+    // a callback (a tracer's): the context may reach the function inside it, but not its result back out
+    if (step.call.getArguments().some((argument) => argument === step.callee)) {
+      return `${through}, which runs it inside a callback it is handed: the rewritten \`${name}\` would return its input_required result to that callback, and \`${called}\`, which the rewrite does not change, would have to hand it back to the handler`;
+    }
+    return `${through}, which does not call the function it runs by name, so the context cannot be handed down to it`;
+  });
+  return steps.join('; ');
 }
 
 /** What to do when only the handlers' way down keeps the function as it is. */

@@ -15,7 +15,7 @@
 import { Node, type CallExpression, type NewExpression, type Project, type SourceFile } from 'ts-morph';
 import { LEGACY_REQUESTS, NON_HANDLER_ADVICE, RESULT_SCHEMA_TO_LEGACY, TARGET_SERVER_PACKAGE, replacementFor } from '@mcp-mrtr/surface';
 import type { CallPathStep, CallerDecision, Handler, Reach, RewriteOptions, RewriteOutcome, Site, SiteDecision } from '../model.js';
-import { planHandler, type HandlerWork } from './analyse.js';
+import { entryObstacle, planHandler, type HandlerWork } from './analyse.js';
 import { NameAllocator, reserveAnswerReaders, type AnswerReaders } from './emit.js';
 import { planHandlerEmission, planHelperEmission } from './emit-checks.js';
 import { emitHandler, emitHelper } from './emit-handler.js';
@@ -46,13 +46,12 @@ import { withTestsOutsideRun } from './outside-tests.js';
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
-import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
+import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallObstacle, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
 import { enclosingCatch, undeclaredFailsIntoCatch } from './fail-open.js';
 import { legacyCapabilitiesFallback } from './emit.js';
-import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathReason } from './contextless-calls.js';
-import { resolveCallee } from '../find/resolve.js';
+import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathObstacle, handlerPathReason } from './contextless-calls.js';
 import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
 interface Entry {
@@ -245,10 +244,12 @@ function outsideReason(reach: Reach, blocking?: Blocking): string {
     const others = reach.nonHandlerContexts.filter((c) => c.context !== 'contextless-call').length;
     return `${blocking.onHandlerPath}${others > 0 ? ` (and ${others} more caller${others > 1 ? 's' : ''} outside handlers)` : ''}`;
   }
-  const [first, ...rest] = reach.nonHandlerContexts;
-  const more = rest.length > 0 ? ` (and ${rest.length} more caller${rest.length > 1 ? 's' : ''} outside handlers)` : '';
-  const notDriven = blocking?.notDriven !== undefined && blocking.context === first ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
-  return `${nonHandlerReason(first!)}${notDriven}${more}`;
+  // led by the caller that keeps the request as it is: callers before it may be served (a test's call driven)
+  const first = blocking?.context ?? reach.nonHandlerContexts[0]!;
+  const rest = reach.nonHandlerContexts.length - 1;
+  const more = rest > 0 ? ` (and ${rest} more caller${rest > 1 ? 's' : ''} outside handlers)` : '';
+  const notDriven = blocking?.notDriven !== undefined ? ` (a call of it cannot go through the rewritten helper: ${blocking.notDriven})` : '';
+  return `${nonHandlerReason(first)}${notDriven}${more}`;
 }
 
 /** One planning round's working state, shared by its steps (planAll). */
@@ -277,6 +278,10 @@ interface PlanRound {
   driverFiles: Set<SourceFile>;
   /** Handlers, unmigrated for reasons of their own, whose calls alone keep a shared helper from its other handlers (unmigrated-callers.ts). */
   blockers: Set<Node>;
+  /** Each entry's own obstacle, computed when a failed handler's reason is read for its requests (reasonAt). */
+  entryObstacles: Map<Entry, string | undefined>;
+  /** The requests a handler's failure is about, when it is a helper's (the helper's requests). */
+  failedFor: Map<Node, Site[]>;
 }
 
 /**
@@ -304,6 +309,8 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     testCalls: new Map(),
     driverFiles: new Set(),
     blockers: new Set(),
+    entryObstacles: new Map(),
+    failedFor: new Map(),
   };
   groupByHandler(round);
   checkRegistrations(round);
@@ -362,8 +369,13 @@ function sharedSiteReason(reach: Reach, path: CallPathStep[] = []): string | und
   const blocking = blockingContext(reach);
   const context = blocking?.context;
   if (obstacle) return `the request at line ${siteLine(reach.site)} cannot be rewritten (${obstacle}), so this handler is left as it is`;
-  // the obstacle is this handler's own way down (a tracer's callback), not the callers without a context
-  if (blocking?.onHandlerPath && path.some((step) => resolveCallee(step.call.getExpression()) !== step.callee)) return `the request at line ${siteLine(reach.site)} is in a function this handler reaches in a way the rewrite cannot follow (${blocking.notDriven}), so it is left as it is`;
+  // the obstacle is a handler's way down (a tracer's callback), not the callers without a context:
+  // this handler's own, or another's when this one calls the function plainly (rewritten once for all of them)
+  if (blocking?.onHandlerPath) {
+    const own = handlerPathObstacle(path, enclosingFunction(reach.site.node)!);
+    if (own !== undefined) return `the request at line ${siteLine(reach.site)} is in a function this handler reaches in a way the rewrite cannot follow (${own}), so it is left as it is`;
+    return `the request at line ${siteLine(reach.site)} is in a function another handler reaches in a way the rewrite cannot follow (${blocking.notDriven}); the function is rewritten once for all its handlers, so it is left as it is for this one too`;
+  }
   const shared =
     context?.context === 'contextless-call'
       ? `the request at line ${siteLine(reach.site)} is in a function other code also calls without the argument it is sent on (${context.description})`
@@ -412,7 +424,18 @@ function blockingContext(reach: Reach): Blocking | undefined {
     }
     if (!context.testCall || reach.handlers.length === 0) return { context };
     const fn = enclosingFunction(reach.site.node);
-    const notDriven = fn ? testCallsObstacle(fn, reach.site) : 'the request is not in a function';
+    if (!fn) return { context, notDriven: 'the request is not in a function' };
+    const notDriven = testCallsObstacle(fn, reach.site);
+    // the test whose own call cannot be driven is the one that keeps the handlers, not the first test calling
+    if (notDriven) return undrivenTest(reach, fn) ?? { context, notDriven };
+  }
+  return undefined;
+}
+
+/** The first test context whose own call of the request's function cannot go through the rewritten helper, with why. */
+function undrivenTest(reach: Reach, fn: Node): Blocking | undefined {
+  for (const context of reach.nonHandlerContexts) {
+    const notDriven = context.testCall ? testCallObstacle(context.testCall, fn, reach.site) : undefined;
     if (notDriven) return { context, notDriven };
   }
   return undefined;
@@ -473,7 +496,7 @@ function readingFileOf(entries: ReadonlyArray<{ site: Site }>): SourceFile | und
 }
 
 /** Helpers are rewritten once for all callers, so every caller must be a migrated handler point. */
-function planHelpers({ works, helpers, failed, reaches, testCalls, blockers }: PlanRound): void {
+function planHelpers({ works, helpers, failed, reaches, testCalls, blockers, failedFor }: PlanRound): void {
   // handlers left unmigrated for reasons of their own, before a helper they share takes others with them
   const ownFailures = new Set(failed.keys());
   for (let changed = true; changed; ) {
@@ -511,6 +534,7 @@ function planHelpers({ works, helpers, failed, reaches, testCalls, blockers }: P
         if (!work.points.some((p) => usesHelper(p, fn))) continue;
         works.delete(handlerFn);
         failed.set(handlerFn, reason);
+        failedFor.set(handlerFn, sites);
         changed = true;
       }
     }
@@ -688,8 +712,30 @@ function flagFailedHandlers(round: PlanRound): void {
   const { failed, excluded, byHandler } = round;
   for (const [fn, reason] of failed) {
     if (excluded.has(fn) && excluded.get(fn) !== reason && !byHandler.has(fn)) continue;
-    for (const entry of byHandler.get(fn)?.entries ?? []) flagSite(round, entry.site, reason);
+    for (const entry of byHandler.get(fn)?.entries ?? []) flagSite(round, entry.site, reasonAt(round, fn, entry.site, reason));
   }
+}
+
+/**
+ * A failed handler's reason as it applies to one of its requests. Planning stops at the first request
+ * it cannot take, so the handler's reason is often that request's own obstacle, which is not this
+ * one's: this one's own obstacle then, when it has one, or the failure said to be another request's
+ * (the reason names it).
+ */
+function reasonAt(round: PlanRound, fn: Node, site: Site, reason: string): string {
+  const slot = round.byHandler.get(fn);
+  if (!slot || slot.entries.length < 2) return reason;
+  const helperSites = round.failedFor.get(fn);
+  // a helper's reason names the helper, not where its request is
+  if (helperSites && round.failed.get(fn) === reason) return helperSites.includes(site) ? reason : `the handler is left as it is for another of its requests, at line ${siteLine(helperSites[0]!)}: ${reason}`;
+  const own = (entry: Entry): string | undefined => {
+    if (!round.entryObstacles.has(entry)) round.entryObstacles.set(entry, withReadingFile(readingFileOf(slot.entries), () => entryObstacle(slot.handler, entry)));
+    return round.entryObstacles.get(entry);
+  };
+  const about = slot.entries.find((entry) => own(entry) === reason);
+  if (!about || about.site === site) return reason;
+  const mine = slot.entries.filter((entry) => entry.site === site).map(own).find((r) => r !== undefined);
+  return mine ?? `the handler is left as it is for another of its requests: ${reason}`;
 }
 
 /** Every decided site's callers: non-handler contexts, and each handler migrated or flagged with its reason. */
@@ -697,7 +743,8 @@ function recordCallers(round: PlanRound): void {
   for (const reach of round.reaches) withReadingFile(reach.site.sourceFile, () => recordCallersOf(reach, round));
 }
 
-function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, testCalls }: PlanRound): void {
+function recordCallersOf(reach: Reach, round: PlanRound): void {
+  const { decisions, failed, newFailures, works, testCalls } = round;
   const decision = decisions.get(reach.site.id);
   if (!decision) return;
   const list: CallerDecision[] = reach.nonHandlerContexts.map((c) => {
@@ -716,7 +763,8 @@ function recordCallersOf(reach: Reach, { decisions, failed, newFailures, works, 
   const task = taskAugmentation(reach.site);
   for (const { handler, path } of reach.handlers) {
     const shared = task ? undefined : sharedSiteReason(reach, path);
-    const reason = shared ?? failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const failure = failed.get(handler.fn) ?? newFailures.get(handler.fn);
+    const reason = shared ?? (failure !== undefined ? reasonAt(round, handler.fn, reach.site, failure) : undefined);
     const caller = callerName(handler);
     if (list.some((c) => c.caller === caller)) continue;
     list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
