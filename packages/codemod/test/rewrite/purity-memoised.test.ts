@@ -55,6 +55,9 @@ describe('lazy singletons before a request', () => {
   it('a fill that may leave the cache unset, or a cache cleared elsewhere, stays an effect', () => {
     // the filled value may be undefined: the next call would open another connection
     expect(effectOf(`let conn: Conn | undefined;\ndeclare function maybe(): Conn | undefined;\nfunction getConn(): Conn | undefined {\n  if (!conn) conn = maybe();\n  return conn;\n}`, `getConn();`)).toBe('getConn()');
+    // a return (or throw) between the effect and the fill leaves the cache unset after the effect
+    expect(effectOf(`let conn: Conn | undefined;\nfunction getConn(flag: boolean): Conn | undefined {\n  if (conn) return conn;\n  audit('connecting');\n  if (flag) return undefined;\n  conn = makeClient('t');\n  return conn;\n}`, `getConn(true);`)).toBe('getConn(true)');
+    expect(effectOf(`let conn: Conn | undefined;\nfunction getConn(flag: boolean): Conn {\n  if (!conn) {\n    audit('connecting');\n    if (flag) throw new Error('offline');\n    conn = makeClient('t');\n  }\n  return conn;\n}`, `getConn(true);`)).toBe('getConn(true)');
     // filled only on one branch
     expect(effectOf(`let conn: Conn | undefined;\nfunction getConn(flag: boolean): Conn | undefined {\n  if (!conn) {\n    if (flag) conn = makeClient('t');\n  }\n  return conn;\n}`, `getConn(true);`)).toBe('getConn(true)');
     // the handler (or any other code) clears it: the next round would build it again

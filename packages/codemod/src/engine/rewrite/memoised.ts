@@ -221,12 +221,21 @@ function isAssignment(kind: SyntaxKind): boolean {
  * cannot unset this cache or another recognised one, which only their own function writes.
  */
 function fillsOnlyThen(slot: Slot, statements: Statement[], fn: Node): boolean {
-  const fills = statements.some((s) => {
+  const fill = statements.findIndex((s) => {
     const e = Node.isExpressionStatement(s) || Node.isReturnStatement(s) ? unwrapExpression(s.getExpression()) : undefined;
     return !!e && fillValue(e, slot) !== undefined && passesCheck(fillValue(e, slot)!, slot);
   });
-  if (!fills) return false;
+  if (fill < 0) return false;
+  // a return or throw before the fill would leave the cache unset after the effects before it
+  if (statements.slice(0, fill).some((s) => leaves(s, fn))) return false;
   return statements.every((s) => writesOnly(s, slot, fn));
+}
+
+/** `s` may return or throw out of `fn` (a return or throw of a nested function does not). */
+function leaves(s: Node, fn: Node): boolean {
+  if (Node.isReturnStatement(s) || Node.isThrowStatement(s)) return true;
+  const exits = [...s.getDescendantsOfKind(SyntaxKind.ReturnStatement), ...s.getDescendantsOfKind(SyntaxKind.ThrowStatement)];
+  return exits.some((x) => x.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) === fn);
 }
 
 /** The value `e` stores in the slot (`client = E`, `cache.set(k, E)`), or undefined. */
