@@ -6,6 +6,7 @@
  */
 import { Node, SyntaxKind } from 'ts-morph';
 import { functionOfDeclaration, declarationOf, unwrapExpression } from '../find/index.js';
+import { isMemoisingFunction } from './memoised.js';
 
 /** Global functions and namespaces whose calls have no observable effect. */
 const PURE_GLOBAL_CALLS = new Set([
@@ -192,13 +193,18 @@ function receiverName(receiver: Node): string {
 
 const BOUND_SDK_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'sendRequest', 'request']);
 
-/** A project function (same or imported file) whose body is itself free of effects. */
+/**
+ * A project function (same or imported file) whose body is itself free of effects, or a lazy
+ * singleton whose effects run only while its cache is unset (memoised.ts): called again, it finds
+ * the cache filled and does nothing new.
+ */
 function isPureProjectFunction(nameNode: Node, depth: number): boolean {
   if (depth >= 3) return false;
   const fn = functionOfDeclaration(declarationOf(nameNode));
   if (!fn || fn.getSourceFile().isInNodeModules() || fn.getSourceFile().isDeclarationFile()) return false;
   const body = fn.getBody?.();
   if (!body) return false;
+  if (isMemoisingFunction(fn, depth, firstEffect)) return true;
   if (body.getDescendantsOfKind(SyntaxKind.AwaitExpression).length > 0) return false;
   return firstEffect([body], fn, depth + 1) === undefined;
 }
