@@ -14,6 +14,7 @@
  */
 import { Node, SyntaxKind, type Statement } from 'ts-morph';
 import { declarationOf, functionOfDeclaration, unwrapExpression } from '../find/index.js';
+import { referencesOf } from '../find/resolve.js';
 
 /** firstEffect of purity.ts, passed in so that this module does not import it back. */
 export type EffectProbe = (nodes: Node[], localScope: Node, depth: number) => unknown;
@@ -173,12 +174,9 @@ function stableKey(key: Node, fn: Node): boolean {
 function writtenOnlyIn(decl: Node & { getNameNode(): Node }, fn: Node, isMap: boolean): boolean {
   const name = decl.getNameNode();
   if (!Node.isIdentifier(name)) return false;
-  let refs: Node[];
-  try {
-    refs = name.findReferencesAsNodes();
-  } catch {
-    return false;
-  }
+  // Unknown references: a write elsewhere cannot be ruled out.
+  const refs = referencesOf(name);
+  if (!refs) return false;
   return refs.every((ref) => ref === name || fn.containsRange(ref.getPos(), ref.getEnd()) || !isWrite(ref, isMap));
 }
 
