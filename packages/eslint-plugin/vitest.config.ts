@@ -6,5 +6,9 @@ export default defineConfig({
   test: {
     testTimeout: 900_000,
     hookTimeout: 900_000,
+    // A worker keeps its modules from one file to the next (no test file mocks a module, sets the
+    // environment or fakes the clock): typescript-eslint, TypeScript and ESLint load once a worker
+    // instead of once a file. Measured on this suite: 114 s of CPU isolated, 76 s shared.
+    isolate: false,
   },
 });
