@@ -47,15 +47,15 @@ export class LibraryFiles {
     const create = registry.createOrUpdateSourceFile.bind(registry);
     const acquire = registry.acquireDocument.bind(registry);
     registry.createOrUpdateSourceFile = (fileName, settings, snapshot, scriptKind) =>
-      this.lookup(fileName, settings, snapshot, scriptKind, () => create(fileName, settings, snapshot, scriptKind));
+      this.lookup(fileName, settings, snapshot, scriptKind, (parseSettings) => create(fileName, parseSettings, snapshot, scriptKind));
     registry.acquireDocument = (fileName, settings, snapshot, version, scriptKind) =>
-      this.lookup(fileName, settings, snapshot, scriptKind, () => acquire(fileName, settings, snapshot, version, scriptKind));
+      this.lookup(fileName, settings, snapshot, scriptKind, (parseSettings) => acquire(fileName, parseSettings, snapshot, version, scriptKind));
     return true;
   }
 
-  private lookup(fileName: string, settings: ts.CompilerOptions, snapshot: ts.IScriptSnapshot, scriptKind: ts.ScriptKind | undefined, parse: () => ts.SourceFile): ts.SourceFile {
+  private lookup(fileName: string, settings: ts.CompilerOptions, snapshot: ts.IScriptSnapshot, scriptKind: ts.ScriptKind | undefined, parse: (settings: ts.CompilerOptions) => ts.SourceFile): ts.SourceFile {
     const standardName = fileName.replace(/\\/g, '/');
-    if (!DECLARATION_IN_PACKAGE.test(standardName)) return parse();
+    if (!DECLARATION_IN_PACKAGE.test(standardName)) return parse(settings);
     const key = `${this.keys.getKeyForCompilationSettings(settings)}|${scriptKind ?? ''}|${standardName}`;
     const text = snapshot.getText(0, snapshot.getLength());
     const entry = this.entries.get(key);
@@ -63,10 +63,27 @@ export class LibraryFiles {
       this.reused++;
       return entry.sourceFile;
     }
-    const sourceFile = parse();
+    const sourceFile = parse(declarationParse(settings));
     this.entries.set(key, { text, sourceFile });
     return sourceFile;
   }
+}
+
+/**
+ * The settings a package's declaration file is parsed with: its JSDoc comments only where type
+ * errors can depend on them (`@see` / `@link` in a TypeScript file), as tsc itself parses every
+ * file. Nothing the engine asks of a package's declarations reads their documentation, and on a
+ * project whose tsconfig loads every `@types` package (engine/automatic-types.ts) parsing it all
+ * was a large part of building the first program (@types/node alone is 2.2 MB, two thirds of it comments).
+ *
+ * ts-morph's registry hands `settings.target` on as the parse's language version, which
+ * TypeScript also takes as an options object (`ts.CreateSourceFileOptions`): the same language
+ * version, with the JSDoc mode. Only the parse sees it; the cache key is read from the settings as
+ * given.
+ */
+function declarationParse(settings: ts.CompilerOptions): ts.CompilerOptions {
+  const options: ts.CreateSourceFileOptions = { languageVersion: settings.target ?? ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors };
+  return { ...settings, target: options as unknown as ts.ScriptTarget };
 }
 
 function registryOf(project: Project): ProjectRegistry | undefined {

@@ -32,7 +32,9 @@ export function assertServerCapabilities(sourceFile: SourceFile, toOriginal: (li
     .map((p) => p.getInitializer())
     .filter((init): init is ObjectLiteralExpression => init !== undefined && Node.isObjectLiteralExpression(init));
   if (literals.length === 0 || localCapabilitiesType(sourceFile)) return [];
-  const repairs = literals.flatMap((literal) => {
+  // a literal that can yield no excess key is left without asking the checker: each file this
+  // stage upgrades was just edited, so the first type query on it builds a new program and checker
+  const repairs = literals.filter(mayHaveExcessKeys).flatMap((literal) => {
     const excess = excessKeys(literal);
     return excess ? [{ literal, excess, line: toOriginal(literal.getStartLineNumber()) }] : [];
   });
@@ -49,6 +51,24 @@ export function assertServerCapabilities(sourceFile: SourceFile, toOriginal: (li
 }
 
 /**
+ * Whether `excessKeys` can find an excess key in the literal, read from its syntax alone: it needs a
+ * plainly named property (`excessKeys` gives up on a method or a computed name) whose name is not
+ * one of `SERVER_ONLY_KEYS`, since it only counts keys of a target that declares all of those.
+ */
+function mayHaveExcessKeys(literal: ObjectLiteralExpression): boolean {
+  return literal.getProperties().some((property) => {
+    if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property)) return false;
+    const nameNode = property.getNameNode();
+    if (Node.isComputedPropertyName(nameNode)) return false;
+    return !SERVER_ONLY_KEYS.includes(propertyName(nameNode));
+  });
+}
+
+function propertyName(nameNode: Node): string {
+  return Node.isStringLiteral(nameNode) ? nameNode.getLiteralText() : nameNode.getText();
+}
+
+/**
  * The literal's keys v2's `ServerCapabilities` lacks, when its contextual type is that type and its
  * other keys have values of v2's types; undefined otherwise.
  */
@@ -61,7 +81,7 @@ function excessKeys(literal: ObjectLiteralExpression): string[] | undefined {
     if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property)) return undefined;
     const nameNode = property.getNameNode();
     if (Node.isComputedPropertyName(nameNode)) return undefined;
-    const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralText() : nameNode.getText();
+    const name = propertyName(nameNode);
     const declared = target.getProperty(name);
     if (!declared) {
       excess.push(name);
