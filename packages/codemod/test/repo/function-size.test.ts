@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../cli/helpers.js';
+import { typeScriptFiles } from './source-files.js';
 
 const SRC = path.join(packageRoot, 'src');
 const MAX_FUNCTION_LINES = 150;
@@ -23,14 +24,6 @@ const OVER_LIMIT: Record<string, number> = {};
  * test files beside the tsconfig read as files of the run (4b33212, in migrateProject).
  */
 const ORCHESTRATOR_CEILING = 131;
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.[cm]?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 interface FunctionSize {
   /** file:line name */
@@ -67,7 +60,7 @@ describe('codemod source size', () => {
   });
 
   it(`no function in src runs over ${MAX_FUNCTION_LINES} lines`, () => {
-    const sizes = sourceFiles(SRC).flatMap((file) => functionSizes(file, fs.readFileSync(file, 'utf8')));
+    const sizes = typeScriptFiles(SRC).flatMap((file) => functionSizes(file, fs.readFileSync(file, 'utf8')));
     expect(sizes.length).toBeGreaterThan(100);
     const over = sizes.filter((s) => s.lines > (OVER_LIMIT[s.key] ?? MAX_FUNCTION_LINES)).sort((a, b) => b.lines - a.lines);
     expect(over.map((s) => `${s.where}: ${s.lines} lines (limit ${OVER_LIMIT[s.key] ?? MAX_FUNCTION_LINES})`)).toEqual([]);

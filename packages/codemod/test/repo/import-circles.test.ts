@@ -9,17 +9,10 @@ import path from 'node:path';
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../cli/helpers.js';
+import { typeScriptFiles } from './source-files.js';
 
 const PACKAGES = path.resolve(packageRoot, '..');
 const SOURCE_ROOTS = ['codemod', 'eslint-plugin', 'surface'].map((name) => path.join(PACKAGES, name, 'src'));
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.[cm]?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 /** The source file a relative specifier names, or undefined for a package or a file outside the sources. */
 function resolveRelative(from: string, specifier: string): string | undefined {
@@ -87,7 +80,7 @@ describe('import circles', () => {
   });
 
   it('resolves the packages\' relative imports (`./x.js` to `./x.ts`, folders to index.ts)', () => {
-    const graph = importGraph(sourceFiles(SOURCE_ROOTS[0]));
+    const graph = importGraph(typeScriptFiles(SOURCE_ROOTS[0]));
     const cli = path.join(SOURCE_ROOTS[0], 'cli.ts');
     // the CLI imports modules of its own package: a resolution that found nothing would pass any graph
     expect(graph.get(cli)!.length).toBeGreaterThan(2);
@@ -96,7 +89,7 @@ describe('import circles', () => {
 
   for (const root of SOURCE_ROOTS) {
     it(`has none in ${path.relative(PACKAGES, root)}`, () => {
-      const circles = importCircles(importGraph(sourceFiles(root)));
+      const circles = importCircles(importGraph(typeScriptFiles(root)));
       expect(circles.map((c) => c.map((f) => path.relative(root, f)).join(' <-> '))).toEqual([]);
     });
   }

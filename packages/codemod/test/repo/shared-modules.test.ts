@@ -10,20 +10,13 @@ import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import pluginConfig from '../../../eslint-plugin/vitest.config.js';
 import { repoRoot } from '../cli/helpers.js';
+import { typeScriptFiles } from './source-files.js';
 
 const PROCESS_CHANGERS = new Set(['vi.mock', 'vi.doMock', 'vi.stubGlobal', 'vi.stubEnv', 'vi.useFakeTimers', 'process.chdir']);
 
-function testSources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return testSources(full);
-    return /\.[cm]?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
 /** `file:line` of each call of a process changer or assignment to `process.env` in the code of `dir`'s test files (not in a string they write out). */
 function processChanges(dir: string): string[] {
-  return testSources(dir).flatMap((file) => {
+  return typeScriptFiles(dir).flatMap((file) => {
     const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const found: string[] = [];
     const at = (node: ts.Node) => `${path.relative(dir, file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;

@@ -16,16 +16,9 @@ import { CHILD_PROCESS_TIMEOUT_MS as PLUGIN_CHILD_PROCESS_TIMEOUT_MS } from '../
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 import { cleanupProjects, makeProject, packageRoot, repoRoot } from '../cli/helpers.js';
 import { runProjectTests } from '../cli/vitest-run.js';
+import { typeScriptFiles } from './source-files.js';
 
 const TIMEOUTS = ['testTimeout', 'hookTimeout'] as const;
-
-function testSources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return testSources(full);
-    return /\.[cm]?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 /** The timeouts `vi.setConfig({ ... })` calls of `text` set, as `name=value` (a value that is not a literal number as `name=?`). */
 export function configuredTimeouts(file: string, text: string): string[] {
@@ -107,7 +100,7 @@ export function lowTimeouts(file: string, text: string, kind: 'child' | 'test', 
 
 /** `lowTimeouts` over every test source of the package (`root`, this one unless given), each prefixed with its file. */
 function lowTimeoutsInTests(kind: 'child' | 'test', floor: number, root = packageRoot): string[] {
-  return testSources(path.join(root, 'test')).flatMap((file) =>
+  return typeScriptFiles(path.join(root, 'test')).flatMap((file) =>
     lowTimeouts(file, fs.readFileSync(file, 'utf8'), kind, floor).map((found) => `${path.relative(root, file)}:${found}`),
   );
 }
@@ -123,7 +116,7 @@ describe("test files keep the config's timeouts", () => {
   it('no test file lowers the test or hook timeout for all its tests', () => {
     const floor = Math.min(...TIMEOUTS.map((name) => config.test?.[name] ?? 0));
     expect(floor).toBeGreaterThanOrEqual(600_000);
-    const lowered = testSources(path.join(packageRoot, 'test')).flatMap((file) =>
+    const lowered = typeScriptFiles(path.join(packageRoot, 'test')).flatMap((file) =>
       configuredTimeouts(file, fs.readFileSync(file, 'utf8'))
         .filter((setting) => !(Number(setting.split('=')[1]) >= floor))
         .map((setting) => `${path.relative(packageRoot, file)}: ${setting}`),
@@ -166,7 +159,7 @@ describe("test files keep the config's timeouts", () => {
     const plugin = path.join(repoRoot, 'packages/eslint-plugin');
     expect(lowTimeoutsInTests('child', CHILD_PROCESS_TIMEOUT_MS, plugin)).toEqual([]);
     // the plugin's tests do start child processes: the scan above has something to look at
-    const starters = testSources(path.join(plugin, 'test')).filter((file) => /\b(spawnSync|execFileSync)\(/.test(fs.readFileSync(file, 'utf8')));
+    const starters = typeScriptFiles(path.join(plugin, 'test')).filter((file) => /\b(spawnSync|execFileSync)\(/.test(fs.readFileSync(file, 'utf8')));
     expect(starters.map((file) => path.basename(file)).sort()).toEqual(['plugin.test.ts', 'presets.test.ts']);
     for (const file of starters) expect(fs.readFileSync(file, 'utf8'), file).toContain('timeout: CHILD_PROCESS_TIMEOUT_MS');
   });
@@ -192,7 +185,7 @@ describe("test files keep the config's timeouts", () => {
   it("no test starts a project's vitest but through vitestRunArgs (test/cli/vitest-run.ts)", () => {
     // test-output.test.ts runs this repository's own packages, under their own configs; this file names it to look for it
     const own = ['test/cli/vitest-run.ts', 'test/repo/test-output.test.ts', 'test/repo/timeouts.test.ts'];
-    const starters = testSources(path.join(packageRoot, 'test'))
+    const starters = typeScriptFiles(path.join(packageRoot, 'test'))
       .filter((file) => fs.readFileSync(file, 'utf8').includes('vitest.mjs'))
       .map((file) => path.relative(packageRoot, file));
     expect(starters.filter((file) => !own.includes(file))).toEqual([]);
