@@ -36,7 +36,8 @@ interface Inputs {
 }
 
 interface Entry {
-  program: WeakRef<ts.Program>;
+  /** The program the diagnostics were last found valid in (its `programTokens` token). */
+  program: object;
   inputs: Inputs;
   diagnostics: readonly ts.Diagnostic[];
 }
@@ -44,6 +45,22 @@ interface Entry {
 /** Per program, the files' states read so far (the closures of checked files share most files). */
 const statesByProgram = new WeakMap<ts.Program, { states: Map<string, FileState>; globals?: Map<string, FileState>; options?: string }>();
 const entriesByProject = new WeakMap<Project, Map<string, Entry>>();
+
+/**
+ * A token per program, standing for it in an entry without holding it. Not a `WeakRef`: the target
+ * of a WeakRef created or dereferenced in a job is held until that job ends (ECMAScript's
+ * KeepDuringJob), and a migration never yields to the event loop, so every program a run made (a new
+ * one at each edit, each with its checker and source files) stayed in memory to the end of the run,
+ * and to the end of every later run of a caller that awaits them one after another. The importers
+ * check, which is left out when the heap is already a quarter full, then saw an earlier run's
+ * programs and was left out of the next run (test/run/consecutive-runs.test.ts).
+ */
+const programTokens = new WeakMap<ts.Program, object>();
+function tokenOf(program: ts.Program): object {
+  let token = programTokens.get(program);
+  if (!token) programTokens.set(program, (token = {}));
+  return token;
+}
 
 /**
  * The file's bind-and-check diagnostics in the project's current program (one that exposes
@@ -55,15 +72,16 @@ export function bindAndCheckDiagnostics(sf: SourceFile, program: CheckingProgram
   if (!entries) entriesByProject.set(project, (entries = new Map()));
   const path = sf.getFilePath();
   const entry = entries.get(path);
-  if (entry?.program.deref() === program) return entry.diagnostics;
+  const token = tokenOf(program);
+  if (entry?.program === token) return entry.diagnostics;
   const inputs = inputsOf(program, sf.compilerNode);
   if (entry && inputs && sameInputs(entry.inputs, inputs)) {
-    entry.program = new WeakRef(program);
+    entry.program = token;
     entry.inputs = inputs;
     return entry.diagnostics;
   }
   const diagnostics = program.getBindAndCheckDiagnostics!(sf.compilerNode);
-  if (inputs) entries.set(path, { program: new WeakRef(program), inputs, diagnostics });
+  if (inputs) entries.set(path, { program: token, inputs, diagnostics });
   else entries.delete(path);
   return diagnostics;
 }

@@ -1,0 +1,101 @@
+/**
+ * Runs one after the other in one process: the second gives what it gives alone. A caller of the
+ * API awaiting migrations in a loop, the jscodeshift worker, a test file with several runs: a run
+ * never yields to the event loop, so the runs of such a caller share one job, and anything a run
+ * holds past its end is still there for the next. reused-diagnostics.ts held every program a run
+ * made (a new one at each edit, with its checker and source files) through a `WeakRef`, whose
+ * target ECMAScript keeps until the job ends: each run left about 115 MiB behind, and the importers
+ * check, left out when the heap is already a quarter full, was left out of the runs after the
+ * seventh (files outside the run's paths no longer reported).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateProject } from '../../src/index.js';
+import type { MigrationResult } from '../../src/types.js';
+import { TEST_DIR } from '../find-helpers.js';
+
+const REPO = path.resolve(TEST_DIR, '../../..');
+const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src', 'test'] };
+
+// importers-check.test.ts's project: a tool module the upgrade changes, and a unit test outside the
+// run's paths whose typed read of the result no longer typechecks (reported by the importers check)
+const FILES: Record<string, string> = {
+  'src/format.ts': `import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function summary(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+`,
+  'src/server.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { summary } from './format.js';
+
+export function createServer() {
+  const server = new McpServer({ name: 'importers', version: '1.0.0' });
+  server.registerTool('confirm', { description: 'Asks first' }, async () => {
+    const answer = await server.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
+    return summary(answer.action);
+  });
+  return server;
+}
+`,
+  'test/format.test.ts': `import { summary } from '../src/format.js';
+
+const result = summary('abc');
+export const token: string | number | undefined = result._meta?.progressToken;
+`,
+};
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function project(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-mrtr-consecutive-'));
+  dirs.push(dir);
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'importers', type: 'module' }));
+  for (const [rel, text] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** The result with the run's directory taken out of it, to compare runs of different copies. */
+function comparable(result: MigrationResult, dir: string): unknown {
+  return JSON.parse(JSON.stringify(result.files).split(dir).join('<dir>'));
+}
+
+/** The live heap: garbage collected first (the flag only makes `gc` reachable). */
+function liveHeap(): number {
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
+}
+
+describe('migrations one after the other in one process', () => {
+  it('a run holds nothing of its own past its end (its programs neither), and the later runs report as the first', async () => {
+    const results: unknown[] = [];
+    const heaps: number[] = [];
+    // no await of anything but the runs: one job, as a caller's loop over projects
+    for (let run = 0; run < 3; run++) {
+      const dir = project();
+      const result = await migrateProject(['src'], { cwd: dir });
+      heaps.push(liveHeap());
+      results.push(comparable(result, dir));
+      const outside = result.files.find((f) => f.path === path.join(dir, 'test/format.test.ts'));
+      expect(outside?.status, `run ${run + 1}`).toBe('flagged');
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+    // each run left about 115 MiB of programs behind; a run's own nodes the result still points at are a few
+    const MiB = 2 ** 20;
+    expect(Math.round((heaps[2]! - heaps[0]!) / MiB), `live heap after each run (MiB): ${heaps.map((h) => Math.round(h / MiB)).join(', ')}`).toBeLessThan(40);
+  });
+});
