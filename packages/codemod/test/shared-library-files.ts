@@ -3,14 +3,26 @@
  * a test file: TypeScript's lib files and the packages' declaration files are parsed by the first
  * typed run and handed to the next ones, instead of parsed again by each (on the 2-core CI machine
  * about 2 of a small typed run's 3.5 s of CPU), and so are the imports resolved inside installed
- * packages (engine/dependency-resolutions.ts). vitest loads this module once per test file, so
- * test files share nothing; a run still gets a declaration file only when its text and compiler
- * settings are the ones it was parsed with.
+ * packages (engine/dependency-resolutions.ts). A run still gets a declaration file only when its
+ * text and compiler settings are the ones it was parsed with.
+ *
+ * A worker loads this module once for all the test files it runs (`isolate: false`), and test files
+ * share nothing: each gets its own `LibraryFiles`, picked by the file the running test belongs to.
+ * Shared between the projects of different files (v1 projects without v2 installed beside ones
+ * with it), a test-mock rewrite and an importers check came out differently.
  */
+import { expect } from 'vitest';
 import { LibraryFiles, migrateProject as migrateWith } from '../src/index.js';
 
-export const libraryFiles = new LibraryFiles();
+let current: { testFile: string; files: LibraryFiles } | undefined;
+
+/** The running test file's `LibraryFiles` (the previous file's is let go: a worker runs its files one at a time). */
+export function libraryFiles(): LibraryFiles {
+  const testFile = expect.getState().testPath ?? '';
+  if (current?.testFile !== testFile) current = { testFile, files: new LibraryFiles() };
+  return current.files;
+}
 
 export function migrateProject(...[paths, options, discovered]: Parameters<typeof migrateWith>): ReturnType<typeof migrateWith> {
-  return migrateWith(paths, options, discovered, { libraryFiles });
+  return migrateWith(paths, options, discovered, { libraryFiles: libraryFiles() });
 }
