@@ -10,15 +10,18 @@
  * its garbage: a process whose earlier work left a quarter of the heap limit of garbage had its next
  * run's check left out too; over the line it now collects the garbage and reads again.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateProject } from '../../src/index.js';
 import type { MigrationResult } from '../../src/types.js';
+import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 import { TEST_DIR } from '../find-helpers.js';
+
+const CHILD = path.join(TEST_DIR, 'run/consecutive-runs.child.mjs');
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src', 'test'] };
@@ -69,36 +72,33 @@ function project(): string {
   return dir;
 }
 
-/** The result with the run's directory taken out of it, to compare runs of different copies. */
-function comparable(result: MigrationResult, dir: string): unknown {
-  return JSON.parse(JSON.stringify(result.files).split(dir).join('<dir>'));
+/** File results with the run's directory taken out of them, to compare runs of different copies. */
+function comparable(files: MigrationResult['files'], dir: string): unknown {
+  return JSON.parse(JSON.stringify(files).split(dir).join('<dir>'));
 }
 
-/** The live heap: garbage collected first (the flag only makes `gc` reachable). */
-function liveHeap(): number {
-  v8.setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-  return process.memoryUsage().heapUsed;
+/** Each run's file results (its directory taken out) and the live heap after it, from runs in one job of a child process. */
+function runInOneJob(dirs: string[]): { files: unknown; heapUsed: number }[] {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--no-opt', '--no-maglev', CHILD, ...dirs], { encoding: 'utf8', timeout: CHILD_PROCESS_TIMEOUT_MS });
+  expect(child.status, child.stderr).toBe(0);
+  const runs = JSON.parse(child.stdout) as { dir: string; files: MigrationResult['files']; heapUsed: number }[];
+  return runs.map((run) => ({ files: comparable(run.files, run.dir), heapUsed: run.heapUsed }));
 }
 
 describe('migrations one after the other in one process', () => {
-  it('a run holds nothing of its own past its end (its programs neither), and the later runs report as the first', async () => {
-    const results: unknown[] = [];
-    const heaps: number[] = [];
-    // no await of anything but the runs: one job, as a caller's loop over projects
-    for (let run = 0; run < 3; run++) {
-      const dir = project();
-      const result = await migrateProject(['src'], { cwd: dir });
-      heaps.push(liveHeap());
-      results.push(comparable(result, dir));
-      const outside = result.files.find((f) => f.path === path.join(dir, 'test/format.test.ts'));
-      expect(outside?.status, `run ${run + 1}`).toBe('flagged');
+  it('a run holds nothing of its own past its end (its programs neither), and the later runs report as the first', () => {
+    const dirs = [project(), project(), project()];
+    const runs = runInOneJob(dirs);
+    for (const [at, run] of runs.entries()) {
+      const outside = (run.files as { path: string; status: string }[]).find((f) => f.path === '<dir>/test/format.test.ts');
+      expect(outside?.status, `run ${at + 1}`).toBe('flagged');
     }
-    expect(results[1]).toEqual(results[0]);
-    expect(results[2]).toEqual(results[0]);
-    // each run left about 115 MiB of programs behind; a run's own nodes the result still points at are a few
+    expect(runs[1]!.files).toEqual(runs[0]!.files);
+    expect(runs[2]!.files).toEqual(runs[0]!.files);
+    // each run left about 115 MiB of programs behind; what a run's module-level caches keep is a few
     const MiB = 2 ** 20;
-    expect(Math.round((heaps[2]! - heaps[0]!) / MiB), `live heap after each run (MiB): ${heaps.map((h) => Math.round(h / MiB)).join(', ')}`).toBeLessThan(40);
+    const heaps = runs.map((run) => Math.round(run.heapUsed / MiB));
+    expect(heaps[2]! - heaps[0]!, `live heap after each run (MiB): ${heaps.join(', ')}`).toBeLessThan(40);
   });
 
   it('garbage of the process over a quarter of the heap limit does not leave the importers check out', async () => {
