@@ -129,7 +129,12 @@ function liveHeapOver(bytes: number): boolean {
   return process.memoryUsage().heapUsed > bytes;
 }
 
-/** A full garbage collection: `gc` of a context created while --expose-gc is set (the flag set back at once; the process's own contexts never get `gc`). */
+/**
+ * A full garbage collection: `gc` of a context created while --expose-gc is set. Unlike the heap
+ * growth flag the CLI sets (heap-growth.ts), this leaves the process as it found it: V8 reads the flag
+ * only when a context is created, and it is set back before any other code runs, so no context of
+ * the caller's ever gets `gc`.
+ */
 function collectGarbage(): void {
   const exposed = typeof (globalThis as { gc?: unknown }).gc === 'function';
   try {
