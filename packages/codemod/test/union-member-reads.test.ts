@@ -191,3 +191,40 @@ describe('a run over a project on an older v1 SDK', () => {
     expect(errors.map((d) => `${path.basename(d.getSourceFile()?.getFilePath() ?? '')}:${d.getLineNumber()} TS${d.getCode()}`)).toEqual([]);
   });
 });
+
+// stdio hosting, the file's only change, in a file whose upgrade's one error is such a read
+const ENTRY = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function said(result: CreateMessageResult): string {
+  return \`model said: \${result.content.text}\`;
+}
+
+export function createServer(): Server {
+  return new Server({ name: 'echo', version: '1.0.0' }, { capabilities: {} });
+}
+
+await createServer().connect(new StdioServerTransport());
+`;
+
+describe('a hosting rewrite in a file whose upgrade leaves only such a read', () => {
+  let project: MigratedProject;
+
+  beforeAll(async () => {
+    const tsconfig = { ...NODE_TSCONFIG, compilerOptions: { ...NODE_TSCONFIG.compilerOptions, paths: { '@modelcontextprotocol/sdk/types.js': ['./old-sdk/types.d.ts'] } } };
+    project = await migrateTempProject('union-member-reads-serving', { 'src/main.ts': ENTRY, 'old-sdk/types.d.ts': OLD_V1_TYPES }, { tsconfig });
+    for (const f of project.result.files) if (f.output !== undefined) fs.writeFileSync(f.path, f.output);
+  }, 900_000);
+
+  afterAll(() => removeTempProjects());
+
+  it('is not held back for it: the hosting is rewritten and the read repaired', () => {
+    const main = project.file('main.ts')!;
+    expect(main.sites.map((s) => [s.method, s.status])).toEqual([['serving', 'migrated']]);
+    expect(main.output).toContain('serveStdio(');
+    expect(main.output).toContain("return `model said: ${('text' in result.content ? result.content.text : undefined)}`;");
+    const checked = new Project({ tsConfigFilePath: path.join(project.dir, 'tsconfig.json') });
+    expect(checked.getPreEmitDiagnostics().filter((d) => d.getCategory() === ts.DiagnosticCategory.Error).map((d) => d.getLineNumber())).toEqual([]);
+  });
+});

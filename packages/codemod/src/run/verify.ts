@@ -135,9 +135,11 @@ export type OriginalLine = (file: LoadedFile, line: number) => number;
  * and the failed count, must not be lost while the upgrade still writes those errors. With
  * `repair` (a file's line in its current text → in the user's file, for the notes), the errors that
  * are reads of a property only some members of a closed v2 union declare are repaired where the
- * repair compiles (`repairUnionReads`, its notes on the file) and are not returned.
+ * repair compiles (`repairUnionReads`, its notes on the file) and are not returned; with 'trial',
+ * the same but without notes: the caller only asks which errors no repair covers and puts the
+ * texts back itself.
  */
-export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project, zodFloor?: ZodFloor, repair?: OriginalLine): Map<string, TypeError[]> {
+export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project, zodFloor?: ZodFloor, repair?: OriginalLine | 'trial'): Map<string, TypeError[]> {
   const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
   const candidates = files.filter((f) => after.get(f.path)!.length > 0);
   const out = new Map<string, TypeError[]>();
@@ -198,13 +200,13 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
  * typed by it, before the error's type): every upgraded file is checked again, and when one that
  * had no error has one now, or another's errors grow, every repair is undone. `freshOf` is updated.
  */
-function repairUnionReads(files: LoadedFile[], candidates: LoadedFile[], before: Map<string, string[]>, freshOf: Map<string, TypeError[]>, lineOf: OriginalLine): void {
+function repairUnionReads(files: LoadedFile[], candidates: LoadedFile[], before: Map<string, string[]>, freshOf: Map<string, TypeError[]>, lineOf: OriginalLine | 'trial'): void {
   const repaired: Array<{ file: LoadedFile; text: string; notes: string[] }> = [];
   for (const f of candidates) {
     const text = f.sourceFile.getFullText();
     const done = repairClosedUnionReads(f.sourceFile, freshOf.get(f.path)!, () => freshErrors(before.get(f.path)!, typeErrors(f.sourceFile)));
     // the repair adds no line: a line of the repaired text is one of the text the map was made for
-    if (done) repaired.push({ file: f, text, notes: done.notes.map((n) => `${lineOf(f, n.line)}: ${n.text}`) });
+    if (done) repaired.push({ file: f, text, notes: lineOf === 'trial' ? [] : done.notes.map((n) => `${lineOf(f, n.line)}: ${n.text}`) });
   }
   if (repaired.length === 0) return;
   const again = new Map(candidates.map((f) => [f.path, freshErrors(before.get(f.path)!, typeErrors(f.sourceFile))]));
