@@ -1,6 +1,6 @@
 /**
  * Why a type error left by the v1-to-v2 upgrade is there, for the shapes the compiler's first line
- * does not explain and no repair covers:
+ * does not explain and no repair covered:
  *
  * - a low-level `setRequestHandler(method, handler)` whose result v2 rejects: v1 typed every
  *   handler's result as the union of all server result types (a result of another method's shape
@@ -12,16 +12,20 @@
  * - a property read on a v2 union that only some members have (`result.content.text`, where
  *   `content` is a text, image or audio block): older v1 SDKs gave each block an open index
  *   signature, so the read typed as `unknown`; v2's blocks are closed (and so are
- *   recent v1 SDKs', where the read fails before the upgrade too and is not reported). No repair:
- *   narrowing on the member (`content.type === 'text'`) decides what the line does for the others.
+ *   recent v1 SDKs', where the read fails before the upgrade too and is not reported). A read of
+ *   an effect-free reference is repaired before it gets here (`engine/union-member-reads.ts`,
+ *   `('text' in E ? E.text : undefined)`, kept where the file then typechecks); the reads left
+ *   (of a call's result, in an optional chain, written to, or in a use the repaired type does not
+ *   fit) have this cause: narrowing on the member (`content.type === 'text'`) decides what the
+ *   line does for the others.
  * - a v1 transport (imported from `@modelcontextprotocol/sdk`) handed to `connect` of a server the
  *   migration moved to v2: v2's `Transport` is not v1's. No repair in the run: the file is not one
  *   the run upgrades (an importer outside its paths), and v2's transports are other classes in
  *   other modules, some with other options.
  */
-import { Node, type CallExpression, type SourceFile, type Type } from 'ts-morph';
+import { Node, type CallExpression, type SourceFile } from 'ts-morph';
 import { LEGACY_SDK_PACKAGE, LOW_LEVEL_REGISTRATION } from '@mcp-mrtr/surface';
-import { V2_PACKAGE_PATH } from './v1-declared-types.js';
+import { closedUnionRead } from './union-member-reads.js';
 
 /** The result type v2 declares for a method's handler, by method. */
 const RESULT_TYPES: Readonly<Record<string, string>> = {
@@ -50,19 +54,12 @@ export function upgradeErrorCause(sourceFile: SourceFile, start: number, innermo
 }
 
 function unionMemberCause(node: Node): UpgradeErrorCause | undefined {
-  const access = node.getParent();
-  if (!access || !Node.isPropertyAccessExpression(access) || access.getNameNode() !== node) return undefined;
-  const members = access.getExpression().getType().getNonNullableType().getUnionTypes();
-  const name = access.getName();
-  const having = members.filter((m) => m.getProperty(name));
-  if (members.length < 2 || having.length === 0 || having.length === members.length) return undefined;
-  const fromV2 = members.every((m) => m.getProperties().length > 0 && m.getProperties().every((p) => p.getDeclarations().every((d) => V2_PACKAGE_PATH.test(d.getSourceFile().getFilePath()))));
-  if (!fromV2) return undefined;
-  const label = (m: Type) => m.getProperty('type')?.getTypeAtLocation(access).getLiteralValue();
-  const kinds = having.map(label).filter((k): k is string => typeof k === 'string');
+  const read = closedUnionRead(node);
+  if (!read) return undefined;
+  const { name, kinds, having } = read;
   const check = kinds.length > 0 ? ` (e.g. \`.type === '${kinds[0]}'\`)` : '';
   return {
-    cause: `'${name}' is on ${kinds.length > 0 ? kinds.map((k) => `the '${k}'`).join(', ') : 'some'} member${having.length > 1 ? 's' : ''} only of this v2 union: older v1 SDKs gave every member an open index signature, which typed this read as unknown; v2's members are closed`,
+    cause: `'${name}' is on ${kinds.length > 0 ? kinds.map((k) => `the '${k}'`).join(', ') : 'some'} member${having > 1 ? 's' : ''} only of this v2 union: older v1 SDKs gave every member an open index signature, which typed this read as unknown; v2's members are closed`,
     advice: `check which member the value is before reading '${name}'${check}: what the line then does for the other members is a decision to make by hand`,
   };
 }

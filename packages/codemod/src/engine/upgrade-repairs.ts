@@ -15,6 +15,10 @@
  * - a read of a result property v2 declares wider than v1 (`structuredContent`, a tool's
  *   `outputSchema`) that no longer compiles is asserted back to v1's declared type, a change of
  *   types only (`v1-declared-types.ts`).
+ *
+ * A read of a property only some members of a closed v2 union declare (`result.content.text`) is
+ * repaired by verify instead (`union-member-reads.ts`): its error usually comes from another file's
+ * upgrade, which may come after this file's.
  */
 import { Node, SyntaxKind, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';

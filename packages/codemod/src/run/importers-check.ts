@@ -13,7 +13,11 @@
  * disk (what the project compiles today); an error only the first has is a flagged `type-error`
  * site at its line (exit 1), with the compiler's message and the changed files it imports, and a
  * file of the run gets an `@mcp-mrtr-todo` marker above it. A file outside the run is not written:
- * its report entry says where and why.
+ * its report entry says where and why. Before that, the errors a repair covers are repaired:
+ * reads of a result property v2 declares wider (run/importer-repairs.ts, type-only, also in a file
+ * outside the run that the tsconfig holds), and, in a file of the run, reads of a property only
+ * some members of a closed v2 union declare (engine/union-member-reads.ts), each kept where the
+ * file then has fewer errors and no new one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +32,7 @@ import { relativeImports } from '../engine/prefilter.js';
 import { ProjectFiles } from '../engine/project-files.js';
 import { scriptKindOf } from '../engine/script-kind.js';
 import type { FileResult, SiteResult } from '../types.js';
+import { repairClosedUnionReads } from '../engine/union-member-reads.js';
 import { upgradeErrorCause } from '../engine/upgrade-error-causes.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import type { ZodFloor } from '../engine/zod-floor.js';
@@ -95,7 +100,14 @@ export function importersCheckStage(state: Pick<RunState, 'env' | 'results' | 't
       candidate = { ...candidate, after: repair.text };
       errors = repair.errors;
     }
-    const repaired = repair ? { notes: repair.notes, ...(outside ? { outsidePaths: outsidePathsReason(env.tsconfig, cwd, repair.notes.length) } : {}) } : undefined;
+    // changes the emitted JavaScript (the value it reads is the same): in a file of the run only
+    const narrowed = outside ? undefined : repairClosedUnionReads(checked, errors, () => freshErrors(beforeKeys.get(candidate.path)!, typeErrors(checked)));
+    if (narrowed) {
+      candidate = { ...candidate, after: checked.getFullText() };
+      errors = narrowed.errors;
+    }
+    const notes = [...(repair?.notes ?? []), ...(narrowed?.notes.map((n) => `${n.line}: ${n.text}`) ?? [])].sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    const repaired = repair || narrowed ? { notes, ...(outside ? { outsidePaths: outsidePathsReason(env.tsconfig, cwd, notes.length) } : {}) } : undefined;
     const lines = buildLineMap(candidate.before, candidate.after);
     const reasoned = errors.map((e) => {
       const known = upgradeErrorCause(checked, e.start, e.detail);

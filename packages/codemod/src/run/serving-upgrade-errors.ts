@@ -1,9 +1,10 @@
 /**
  * A hosting rewrite (serveStdio / createMcpHandler) needs its file on the v2 SDK. When that is the
  * only change the run makes to the file and the file's v1-to-v2 upgrade leaves type errors that its
- * v1 text did not have, the rewrite would turn a project that compiled into one that does not, for
- * hosting alone: the file keeps its 2025-era hosting instead (the back-to-v1 step then returns it
- * to its v1 text), and the finding says which upgraded line does not compile.
+ * v1 text did not have (after the repairs verify makes), the rewrite would turn a project that
+ * compiled into one that does not, for hosting alone: the file keeps its 2025-era hosting instead
+ * (the back-to-v1 step then returns it to its v1 text), and the finding says which upgraded line
+ * does not compile.
  */
 import { SERVING_ADVICE, type ServingFinding } from '../engine/serving/index.js';
 import { ProjectFiles } from '../engine/project-files.js';
@@ -31,13 +32,16 @@ export function holdBackServingOverUpgradeErrors(state: RunState): void {
   const served = new Map(candidates.map((f) => [f.path, f.sourceFile.getFullText()]));
   // the upgrade's own errors: on the upgraded text, before the hosting rewrite
   for (const file of candidates) restoreText(file, preRewrite.get(file.path)!);
-  const errors = upgradeTypeErrors(candidates, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions));
+  // the errors verify's repairs leave (a read of a closed v2 union's member property): tried, then
+  // put back with the rest below; verify repairs the text each file ends with
+  const errors = upgradeTypeErrors(candidates, () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), undefined, 'trial');
   for (const file of candidates) {
     const first = errors.get(file.path)?.[0];
     if (!first) {
       restoreText(file, served.get(file.path)!);
       continue;
     }
+    restoreText(file, preRewrite.get(file.path)!);
     const line = file.lineMap.toOriginal(first.line);
     const message = first.message.length > MESSAGE_LIMIT ? `${first.message.slice(0, MESSAGE_LIMIT - 3)}...` : first.message;
     serving.set(file.path, (serving.get(file.path) ?? []).map((f) => (f.status === 'migrated' ? holdBack(f, file, line, message) : f)));

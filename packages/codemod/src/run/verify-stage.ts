@@ -5,7 +5,8 @@
  * modules) goes too; the files connected to a use of a v1 API that v2 lacks stay on v1
  * (run/v1-hold-back.ts); a hosting rewrite that is a file's only change is held back when that
  * file's upgrade does not compile (run/serving-upgrade-errors.ts); then the upgrades the run does
- * not need go back to v1 (run/back-to-v1.ts), and the upgrade's own type errors are found, with
+ * not need go back to v1 (run/back-to-v1.ts), and the upgrade's own type errors are found (the
+ * reads of a property only some members of a closed v2 union declare repaired where that compiles), with
  * what zod 4 rejects when the run raised a zod 3 project's zod (run/zod-api-errors.ts).
  */
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { holdBackServingOverUpgradeErrors } from './serving-upgrade-errors.js';
 import { createProject } from './load.js';
 import { restoreText } from './rewrite.js';
 import { holdBackOnV1 } from './v1-hold-back.js';
-import type { RunState } from './state.js';
+import type { LoadedFile, RunState } from './state.js';
 import { addZodApiErrors } from './zod-api-errors.js';
 import { unservedRewriteSupport, upgradeTypeErrors, verifyChanges } from './verify.js';
 
@@ -60,7 +61,7 @@ export function verifyStage(state: RunState): void {
   holdBackServingOverUpgradeErrors(state);
   revertUnneededUpgrades({ loaded, preRewrite, serving, decisions: decisionBySite.values(), partOfLargerRun: !state.env.manifests, heldOnV1: new Set(state.heldOnV1.keys()) });
   if (typeChecked) {
-    state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), zodFloor);
+    state.upgradeErrors = upgradeTypeErrors(loaded.filter((f) => f.upgraded && !f.failed), () => createProject(state.env.tsconfig, new ProjectFiles().host, state.selection.mcp, state.libraryFiles, state.zodRaised, state.dependencyResolutions), zodFloor, (file, line) => originalLine(state, file, line));
     placeUpgradeErrors(state);
   }
   addZodApiErrors(state);
@@ -75,6 +76,12 @@ function keptHelperReason(siteReason: string | undefined, restored: string): { r
   const copies = /; migrated for (.+), which now ha(?:s its|ve their) own copy of `[^`]+`$/.exec(siteReason);
   if (!copies) return { reason: siteReason };
   return { reason: `${siteReason.slice(0, copies.index)}; the copy for ${copies[1]} was not kept: rewrite not verified: ${restored}` };
+}
+
+/** A line of a file's text after the rewrite, in the user's file: as `placeUpgradeErrors` maps them. */
+function originalLine({ preRewrite }: Pick<RunState, 'preRewrite'>, file: LoadedFile, line: number): number {
+  const before = preRewrite.get(file.path);
+  return file.lineMap.toOriginal(before === undefined ? line : buildLineMap(before, file.sourceFile.getFullText()).toOriginal(line));
 }
 
 /**

@@ -10,6 +10,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 import type { TypeError } from './type-error.js';
+import { repairClosedUnionReads } from '../engine/union-member-reads.js';
 import { upgradeErrorCause } from '../engine/upgrade-error-causes.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
 import { bindAndCheckDiagnostics, type CheckingProgram } from './reused-diagnostics.js';
@@ -122,15 +123,23 @@ export function typeErrorReason(e: TypeError): string {
   return `the v1-to-v2 upgrade leaves a type error here: ${e.message}${e.cause ? ` (${e.cause})` : ''}`;
 }
 
+/** A line of a file's current text → the line of the user's file (for notes written after the rewrite). */
+export type OriginalLine = (file: LoadedFile, line: number) => number;
+
 /**
  * Type errors of each upgraded file that its original (v1) text did not have. Only files with
  * errors after are checked on their original text (one more program), as verify does. When the
  * texts cannot be swapped in the run's project (ts-morph can fail to re-resolve imports after a
  * swap: "node was removed or forgotten"), the originals are checked in a project of their own
  * (`originalProject`, the run's tsconfig and resolution): the comparison, and with it the markers
- * and the failed count, must not be lost while the upgrade still writes those errors.
+ * and the failed count, must not be lost while the upgrade still writes those errors. With
+ * `repair` (a file's line in its current text → in the user's file, for the notes), the errors that
+ * are reads of a property only some members of a closed v2 union declare are repaired where the
+ * repair compiles (`repairUnionReads`, its notes on the file) and are not returned; with 'trial',
+ * the same but without notes: the caller only asks which errors no repair covers and puts the
+ * texts back itself.
  */
-export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project, zodFloor?: ZodFloor): Map<string, TypeError[]> {
+export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => Project, zodFloor?: ZodFloor, repair?: OriginalLine | 'trial'): Map<string, TypeError[]> {
   const after = new Map(files.map((f) => [f.path, typeErrors(f.sourceFile)]));
   const candidates = files.filter((f) => after.get(f.path)!.length > 0);
   const out = new Map<string, TypeError[]>();
@@ -162,8 +171,10 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
     }
   }
   for (const f of files) if (f.sourceFile.getFullText() !== current.get(f.path)) f.sourceFile.replaceWithText(current.get(f.path)!);
+  const freshOf = new Map(candidates.map((f) => [f.path, freshErrors(before.get(f.path)!, after.get(f.path)!)]));
+  if (repair) repairUnionReads(files, candidates, before, freshOf, repair);
   for (const f of candidates) {
-    const fresh = freshErrors(before.get(f.path)!, after.get(f.path)!);
+    const fresh = freshOf.get(f.path)!;
     for (const e of fresh) {
       e.advice ??= v2TypeHint(f.sourceFile, e.start);
       const known = upgradeErrorCause(f.sourceFile, e.start, e.detail);
@@ -180,6 +191,34 @@ export function upgradeTypeErrors(files: LoadedFile[], originalProject?: () => P
     if (fresh.length > 0) out.set(f.path, fresh);
   }
   return out;
+}
+
+/**
+ * Reads of a property only some members of a closed v2 union declare, repaired in each file with
+ * such an error (engine/union-member-reads.ts: each read kept only when its file then has fewer
+ * errors and no new one). A repaired read's type can reach another file (a value the file exports
+ * typed by it, before the error's type): every upgraded file is checked again, and when one that
+ * had no error has one now, or another's errors grow, every repair is undone. `freshOf` is updated.
+ */
+function repairUnionReads(files: LoadedFile[], candidates: LoadedFile[], before: Map<string, string[]>, freshOf: Map<string, TypeError[]>, lineOf: OriginalLine | 'trial'): void {
+  const repaired: Array<{ file: LoadedFile; text: string; notes: string[] }> = [];
+  for (const f of candidates) {
+    const text = f.sourceFile.getFullText();
+    const done = repairClosedUnionReads(f.sourceFile, freshOf.get(f.path)!, () => freshErrors(before.get(f.path)!, typeErrors(f.sourceFile)));
+    // the repair adds no line: a line of the repaired text is one of the text the map was made for
+    if (done) repaired.push({ file: f, text, notes: lineOf === 'trial' ? [] : done.notes.map((n) => `${lineOf(f, n.line)}: ${n.text}`) });
+  }
+  if (repaired.length === 0) return;
+  const again = new Map(candidates.map((f) => [f.path, freshErrors(before.get(f.path)!, typeErrors(f.sourceFile))]));
+  const worse =
+    files.some((f) => !again.has(f.path) && typeErrors(f.sourceFile).length > 0) ||
+    candidates.some((f) => newErrors(freshOf.get(f.path)!.map((e) => e.key), again.get(f.path)!.map((e) => e.key)).length > 0);
+  if (worse) {
+    for (const { file, text } of repaired) file.sourceFile.replaceWithText(text);
+    return;
+  }
+  for (const [filePath, errors] of again) freshOf.set(filePath, errors);
+  for (const { file, notes } of repaired) file.notes.push(...notes);
 }
 
 /** The errors of `after` that `before` (keys) did not have: the first occurrences of a key the original also had are the original's. */
