@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Project, ts } from 'ts-morph';
 import { migrateProject } from './shared-library-files.js';
 import type { FileResult, MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
@@ -51,6 +52,15 @@ export async function migrateTempProject(prefix: string, files: Record<string, s
   const dir = makeTempProject(prefix, files, setup);
   const result = await migrateProject(['src'], { cwd: dir });
   return { dir, result, file: (name) => result.files.find((f) => f.path === path.join(dir, 'src', name)) };
+}
+
+/** `<file>:<line> TS<code>` of every error tsc reports on the project at `dir` as written, in the order tsc reports them. */
+export function writtenProjectErrors(dir: string): string[] {
+  const checked = new Project({ tsConfigFilePath: path.join(dir, 'tsconfig.json') });
+  return checked
+    .getPreEmitDiagnostics()
+    .filter((d) => d.getCategory() === ts.DiagnosticCategory.Error)
+    .map((d) => `${path.basename(d.getSourceFile()!.getFilePath())}:${d.getLineNumber()} TS${d.getCode()}`);
 }
 
 /** Removes every temp project made so far (call from afterAll). */

@@ -7,10 +7,8 @@
  * which had the same error, and went unreported).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Project, ts } from 'ts-morph';
-import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
+import { migrateTempProject, removeTempProjects, writtenProjectErrors, type MigratedProject } from './temp-project.js';
 
 const SCORES = `import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -42,20 +40,11 @@ beforeAll(async () => {
 
 afterAll(() => removeTempProjects());
 
-/** `<file>:<line> TS<code>` of every error tsc reports on the written project. */
-function writtenProjectErrors(): string[] {
-  const checked = new Project({ tsConfigFilePath: path.join(project.dir, 'tsconfig.json') });
-  return checked
-    .getPreEmitDiagnostics()
-    .filter((d) => d.getCategory() === ts.DiagnosticCategory.Error)
-    .map((d) => `${path.basename(d.getSourceFile()!.getFilePath())}:${d.getLineNumber()} TS${d.getCode()}`);
-}
-
 describe('an upgrade error caused by another file’s upgrade', () => {
   it('is reported at its line as a flagged type-error site, the one tsc finds on the written project', () => {
     const league = project.file('league.ts')!;
     expect(league.sites.filter((s) => s.method !== 'type-error').map((s) => s.status)).toEqual(['migrated']);
-    const errors = writtenProjectErrors();
+    const errors = writtenProjectErrors(project.dir);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^league\.ts:\d+ TS2339$/);
     const line = Number(/:(\d+) /.exec(errors[0]!)![1]);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, ts } from 'ts-morph';
 import { upgradeErrorCause } from '../src/engine/upgrade-error-causes.js';
-import { migrateTempProject, removeTempProjects, type MigratedProject } from './temp-project.js';
+import { migrateTempProject, removeTempProjects, writtenProjectErrors, type MigratedProject } from './temp-project.js';
 
 // Library entries typed as listing entries (`Resource`), returned as the contents of a read; prompt
 // messages built by a helper whose inferred type widens the role to string.
@@ -45,16 +45,6 @@ beforeAll(async () => {
 
 afterAll(() => removeTempProjects());
 
-/** `<file>:<line> TS<code>` of every error tsc reports on the written project. */
-function writtenProjectErrors(): string[] {
-  const checked = new Project({ tsConfigFilePath: path.join(project.dir, 'tsconfig.json') });
-  return checked
-    .getPreEmitDiagnostics()
-    .filter((d) => d.getCategory() === ts.DiagnosticCategory.Error)
-    .map((d) => `${path.basename(d.getSourceFile()!.getFilePath())}:${d.getLineNumber()} TS${d.getCode()}`)
-    .sort();
-}
-
 describe('an upgrade error no repair covers says why', () => {
   it('a resources/read handler returning listing entries: the method’s v2 result type and the property that does not fit', () => {
     const shelf = project.file('shelf.ts')!;
@@ -74,7 +64,7 @@ describe('an upgrade error no repair covers says why', () => {
   it('the errors reported are the ones tsc finds on the written project', () => {
     const lines = project.file('shelf.ts')!.output!.split('\n');
     const lineOf = (method: string) => lines.findIndex((l) => l.includes(`setRequestHandler('${method}'`)) + 1;
-    expect(writtenProjectErrors()).toEqual([`shelf.ts:${lineOf('resources/read')} TS2322`, `shelf.ts:${lineOf('prompts/get')} TS2322`]);
+    expect(writtenProjectErrors(project.dir).sort()).toEqual([`shelf.ts:${lineOf('resources/read')} TS2322`, `shelf.ts:${lineOf('prompts/get')} TS2322`]);
   });
 });
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { repoRoot } from './helpers.js';
-import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug, type ReportSite } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/method-helper-tests');
 
@@ -39,14 +39,6 @@ it('books and orders after the answers on 2026-07-28', async () => {
 });
 `;
 
-interface Site {
-  line: number;
-  method: string;
-  status: string;
-  reason?: string;
-  callers?: { caller: string; status: string; reason?: string }[];
-}
-
 const project = projectForFile(PROJECT, 'mcp-mrtr-method-helper-tests-');
 
 describe('request methods of a class holding the server, called by tools and by unit tests on an instance', () => {
@@ -55,7 +47,7 @@ describe('request methods of a class holding the server, called by tools and by 
   });
 
   it('migrate rewrites each method for its tool and routes the tests through the driver, bound to their instance', () => {
-    const { report } = migrateProject<{ files: { path: string; sites: Site[] }[] }>(project.dir, 0);
+    const { report } = migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 0);
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [seat] = sitesOf('src/seats.ts');

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { repoRoot } from './helpers.js';
-import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug } from './vitest-run.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, typecheckProject, withBug, type ReportSite } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/helper-tests');
 
@@ -39,14 +39,6 @@ it('paints after the pick on 2026-07-28', async () => {
 });
 `;
 
-interface Site {
-  line: number;
-  method: string;
-  status: string;
-  reason?: string;
-  callers?: { caller: string; status: string; reason?: string }[];
-}
-
 const project = projectForFile(PROJECT, 'mcp-mrtr-helper-tests-');
 
 describe('a request helper that tools and unit tests both call', () => {
@@ -55,7 +47,7 @@ describe('a request helper that tools and unit tests both call', () => {
   });
 
   it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
-    const { report } = migrateProject<{ files: { path: string; sites: Site[] }[] }>(project.dir, 1); // the helper on the module-level server stays flagged
+    const { report } = migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 1); // the helper on the module-level server stays flagged
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [colour] = sitesOf('src/colour.ts');

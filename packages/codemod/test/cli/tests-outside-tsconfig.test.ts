@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TODO_MARKER } from '@mcp-mrtr/surface';
 import { repoRoot } from './helpers.js';
-import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, withBug } from './vitest-run.js';
+import { expectTestOutcomes, failingTests, migrateProject, projectForFile, runProjectTests, withBug, type ReportSite } from './vitest-run.js';
 
 const PROJECT = path.join(repoRoot, 'fixtures/test-mocks/tests-outside');
 const KEY = 'MCP_REQUEST_STATE_KEY';
@@ -31,13 +31,6 @@ it('records the key', () => {
 });
 `;
 
-interface Site {
-  line: number;
-  method: string;
-  status: string;
-  callers?: { caller: string; status: string }[];
-}
-
 const project = projectForFile(PROJECT, 'mcp-mrtr-tests-outside-');
 
 describe('tests outside the tsconfig, with a vitest config', () => {
@@ -46,7 +39,7 @@ describe('tests outside the tsconfig, with a vitest config', () => {
   });
 
   it('migrate src drives the test calls of the helper and adds the key setup to the vitest config', () => {
-    const { run, report } = migrateProject<{ files: { path: string; status: string; sites: Site[] }[] }>(project.dir, 0, 'src');
+    const { run, report } = migrateProject<{ files: { path: string; status: string; sites: ReportSite[] }[] }>(project.dir, 0, 'src');
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
     const [summary] = sitesOf('src/summary.ts');
     expect(summary).toMatchObject({ line: 5, method: 'sampling/createMessage', status: 'migrated' });

@@ -101,6 +101,15 @@ export function expectTestOutcomes(root: string, files: string[], count: number,
   return outcomes;
 }
 
+/** A site of a file in the JSON report, as the CLI tests read it: `callers` for a helper's site, `reason` where the report gives one. */
+export interface ReportSite {
+  line: number;
+  method: string;
+  status: string;
+  reason?: string;
+  callers?: { caller: string; status: string; reason?: string }[];
+}
+
 /** Runs the built CLI's `migrate <target> --json report.json` in the project, expects its exit status, and reads the report. */
 export function migrateProject<R>(root: string, status: number, target = '.'): { run: CliRun; report: R } {
   const run = runCli(['migrate', target, '--json', 'report.json'], root);
