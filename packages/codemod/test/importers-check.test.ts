@@ -18,6 +18,7 @@ import { migrateProject } from './shared-library-files.js';
 import type { MigrationResult } from '../src/types.js';
 import { TEST_DIR } from './find-helpers.js';
 import { IMPORTER_TYPE_ERROR_ADVICE } from '../src/run/importers-check.js';
+import { IMPORTERS_SERVER as SERVER } from './importers-server.js';
 
 const REPO = path.resolve(TEST_DIR, '../../..');
 const TSCONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] }, include: ['src', 'test'] };
@@ -26,19 +27,6 @@ const FORMAT = `import type { CallToolResult } from '@modelcontextprotocol/sdk/t
 
 export function summary(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { length: text.length } };
-}
-`;
-
-const SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { summary } from './format.js';
-
-export function createServer() {
-  const server = new McpServer({ name: 'importers', version: '1.0.0' });
-  server.registerTool('confirm', { description: 'Asks first' }, async () => {
-    const answer = await server.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
-    return summary(answer.action);
-  });
-  return server;
 }
 `;
 

@@ -20,6 +20,7 @@ import { migrateProject } from '../../src/index.js';
 import type { MigrationResult } from '../../src/types.js';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 import { TEST_DIR } from '../find-helpers.js';
+import { IMPORTERS_SERVER } from '../importers-server.js';
 
 const CHILD = path.join(TEST_DIR, 'run/consecutive-runs.child.mjs');
 
@@ -35,18 +36,7 @@ export function summary(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 `,
-  'src/server.ts': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { summary } from './format.js';
-
-export function createServer() {
-  const server = new McpServer({ name: 'importers', version: '1.0.0' });
-  server.registerTool('confirm', { description: 'Asks first' }, async () => {
-    const answer = await server.server.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } });
-    return summary(answer.action);
-  });
-  return server;
-}
-`,
+  'src/server.ts': IMPORTERS_SERVER,
   'test/format.test.ts': `import { summary } from '../src/format.js';
 
 const result = summary('abc');
