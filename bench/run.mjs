@@ -74,7 +74,7 @@ if (opts['report-only']) {
   process.exit(0);
 }
 // Trees live outside the repository: inside it, .gitignore (bench/out/) and the `out` build-directory
-// rule would hide them from mcp-mrtr's discovery. Links in its node_modules give the SDK's types (lib/tree.mjs).
+// rule would hide them from mcp-mrtr's discovery. A node_modules link gives the SDK's types.
 const treesDir = opts['trees-dir'] ?? join(os.tmpdir(), 'mcp-mrtr-bench');
 
 const generateTree = await loadGenerator(root);

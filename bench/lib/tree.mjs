@@ -1,6 +1,6 @@
 /** Generated trees: which generator, and the project files every tree gets. */
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** plugin-B's seeded generator (shared with the lint bench) when present, else bench/generate.mjs. */
@@ -14,17 +14,7 @@ export async function loadGenerator(root) {
   throw new Error('no tree generator: expected bench/lint/generate-tree.mjs or bench/generate.mjs exporting generateTree');
 }
 
-/**
- * What a server of the generated shape has installed at its top level: the packages its code imports
- * (the v1 SDK and zod) and Node's types (its `node:` imports). Linked one by one from the repository's
- * node_modules rather than the whole directory: that holds the codemod's own development packages,
- * twenty `@types` among them, which TypeScript includes automatically (`types` unset) and which the
- * engine then loads into every program, a cost no real server's migration pays. The linked packages'
- * own imports resolve from their real paths, in the repository's node_modules.
- */
-const INSTALLED = ['@modelcontextprotocol/sdk', 'zod', '@types/node'];
-
-/** A fresh tree: generated files, a tsconfig (types for the engine), a package.json on the v1 SDK, node_modules with the packages of INSTALLED. */
+/** A fresh tree: generated files, a tsconfig (types for the engine), a package.json on the v1 SDK, node_modules linked to the repo's. */
 export async function prepareTree({ root, tree, files, seed, generateTree, mcpRatio = 0.025 }) {
   rmSync(tree, { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
@@ -39,10 +29,7 @@ export async function prepareTree({ root, tree, files, seed, generateTree, mcpRa
     const manifest = { name: `bench-tree-${files}`, private: true, type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '4.6.7' } };
     writeFileSync(pkg, `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  for (const name of INSTALLED) {
-    const link = join(tree, 'node_modules', name);
-    mkdirSync(dirname(link), { recursive: true });
-    if (!existsSync(link)) symlinkSync(join(root, 'node_modules', name), link, 'dir');
-  }
+  const nodeModules = join(tree, 'node_modules');
+  if (!existsSync(nodeModules)) symlinkSync(join(root, 'node_modules'), nodeModules, 'dir');
   return tree;
 }
