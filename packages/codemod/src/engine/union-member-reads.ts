@@ -18,6 +18,7 @@
  * doing (a helper's result now typed by v2), so it cannot be seen when the reading file is upgraded.
  */
 import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile, type Type } from 'ts-morph';
+import { newErrors } from './new-errors.js';
 import { V2_PACKAGE_PATH } from './v1-declared-types.js';
 
 /** A read `E.name` the compiler rejects because only some members of E's closed v2 union declare `name`. */
@@ -76,7 +77,7 @@ export function repairClosedUnionReads<E extends KeyedError>(sourceFile: SourceF
     const note = narrowClosedUnionRead(sourceFile, error.start);
     if (!note) continue;
     const after = errorsAfter();
-    const added = newKeys(left.map((e) => e.key), after.map((e) => e.key));
+    const added = newErrors(left.map((e) => e.key), after.map((e) => e.key)).length;
     if (after.length < left.length && added === 0) {
       left = after;
       notes.push(note);
@@ -85,19 +86,6 @@ export function repairClosedUnionReads<E extends KeyedError>(sourceFile: SourceF
     }
   }
   return notes.length > 0 ? { errors: left, notes: notes.reverse() } : undefined;
-}
-
-/** How many keys of `after` are not in `before` (counted as a multiset). */
-function newKeys(before: string[], after: string[]): number {
-  const counts = new Map<string, number>();
-  for (const key of before) counts.set(key, (counts.get(key) ?? 0) + 1);
-  let added = 0;
-  for (const key of after) {
-    const n = counts.get(key) ?? 0;
-    if (n > 0) counts.set(key, n - 1);
-    else added++;
-  }
-  return added;
 }
 
 /**

@@ -11,7 +11,8 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { importedFiles } from '../engine/upgrade-scope.js';
 import { restoreText } from './rewrite.js';
 import type { LoadedFile } from './state.js';
-import { errorKeys, newErrors } from './verify.js';
+import { newErrors } from '../engine/new-errors.js';
+import { errorKeys } from './verify.js';
 
 export type SplitCheck = { compiles: true } | { compiles: false; why: string };
 

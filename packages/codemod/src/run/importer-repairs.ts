@@ -13,7 +13,8 @@ import path from 'node:path';
 import type { SourceFile } from 'ts-morph';
 import { assertV1DeclaredTypes } from '../engine/v1-declared-types.js';
 import type { TypeError } from './type-error.js';
-import { freshErrors, newErrors, typeErrors } from './verify.js';
+import { newErrors } from '../engine/new-errors.js';
+import { freshErrors, typeErrors } from './verify.js';
 
 export interface ImporterRepair {
   text: string;

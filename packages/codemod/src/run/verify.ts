@@ -10,6 +10,7 @@ import { scriptKindOf } from '../engine/script-kind.js';
 import { UnionFind } from '../engine/union-find.js';
 import type { LoadedFile } from './state.js';
 import type { TypeError } from './type-error.js';
+import { newErrors } from '../engine/new-errors.js';
 import { repairClosedUnionReads } from '../engine/union-member-reads.js';
 import { upgradeErrorCause } from '../engine/upgrade-error-causes.js';
 import { v2TypeHint } from '../engine/v2-type-hints.js';
@@ -304,20 +305,6 @@ export function fileDiagnostics(sf: SourceFile): ts.Diagnostic[] {
   });
   return [...syntactic, ...checked];
 }
-
-export function newErrors(before: string[], after: string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const key of before) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const added: string[] = [];
-  for (const key of after) {
-    const n = counts.get(key) ?? 0;
-    if (n > 0) counts.set(key, n - 1);
-    else added.push(key);
-  }
-  return added;
-}
-
-
 
 /** The first parse error of a file, with its line. */
 export function firstSyntaxError(sf: SourceFile): string | undefined {
