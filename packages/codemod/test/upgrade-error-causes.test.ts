@@ -51,7 +51,7 @@ describe('an upgrade error no repair covers says why', () => {
     const flagged = shelf.sites.filter((s) => s.method === 'type-error');
     expect(flagged.map((s) => [s.line, s.status])).toEqual([[12, 'flagged'], [13, 'flagged']]);
     expect(flagged[0]!.reason).toMatch(
-      /^the v1-to-v2 upgrade leaves a type error here: TS2322: .* \(v2 checks a 'resources\/read' handler's result against ReadResourceResult, where v1 accepted the result type of any server method: Property '(blob|text)' is missing in type '\{ uri: string; name: string;.*\)$/,
+      /^the v1-to-v2 upgrade leaves a type error here: TS2322: .* \(v2 checks a 'resources\/read' handler's result against ReadResourceResult, where v1 accepted the result type of any server method: Property '(blob|text)' is missing in type '\{ uri: string; name: string;.*; v2's resource contents are text contents \(with 'text'\) or blob contents \(with 'blob'\), and the compiler names the member it tried last\)$/,
     );
     expect(flagged[0]!.advice).toMatch(/^make the handler return a ReadResourceResult: /);
     expect(flagged[1]!.reason).toMatch(

@@ -64,6 +64,16 @@ function unionMemberCause(node: Node): UpgradeErrorCause | undefined {
   };
 }
 
+/**
+ * The compiler's last line for a value that fits neither member of v2's resource contents union
+ * (`TextResourceContents | BlobResourceContents`) names one missing property, of the member it tried
+ * last (`blob` for a listing entry `{ uri, name }`): read alone it says the value lacks `blob` only.
+ * Only those two members require `text` or `blob` beside a `uri` (a text content block missing its
+ * `text` has no `uri`, and is left to the compiler's line alone).
+ */
+const RESOURCE_CONTENTS_MEMBER = /^Property '(text|blob)' is missing in type '\{[^']*\buri\??: /;
+const RESOURCE_CONTENTS_NOTE = "; v2's resource contents are text contents (with 'text') or blob contents (with 'blob'), and the compiler names the member it tried last";
+
 function handlerResultCause(node: Node, start: number, innermost: string | undefined): UpgradeErrorCause | undefined {
   const call = node.getFirstAncestor((a): a is CallExpression => Node.isCallExpression(a) && isRegistration(a));
   const [method, handler] = call?.getArguments() ?? [];
@@ -74,7 +84,7 @@ function handlerResultCause(node: Node, start: number, innermost: string | undef
   if (!expected || handler.getReturnType().isAssignableTo(expected)) return undefined;
   const name = method.getLiteralText();
   const resultType = RESULT_TYPES[name] ?? `the result type of '${name}'`;
-  const why = innermost ? `: ${innermost}` : '';
+  const why = innermost ? `: ${innermost}${RESOURCE_CONTENTS_MEMBER.test(innermost) ? RESOURCE_CONTENTS_NOTE : ''}` : '';
   return {
     cause: `v2 checks a '${name}' handler's result against ${resultType}, where v1 accepted the result type of any server method${why}`,
     advice: `make the handler return a ${resultType}: give the value the type it has at run time (the compiler's last line names the property that does not fit); an assertion the compiler accepts only through unknown would hide a result that really lacks it`,
