@@ -61,3 +61,13 @@ function countCrlf(text: string): number {
   for (let i = text.indexOf('\r\n'); i >= 0; i = text.indexOf('\r\n', i + 2)) n++;
   return n;
 }
+
+/**
+ * The quote a file's module specifiers use most (`from '…'`, `require('…')`), single on a tie or
+ * when it has none: what code written into the file spells its strings with.
+ */
+export function moduleQuote(text: string): "'" | '"' {
+  const singles = (text.match(/\bfrom\s+'/g) ?? []).length + (text.match(/require\('/g) ?? []).length;
+  const doubles = (text.match(/\bfrom\s+"/g) ?? []).length + (text.match(/require\("/g) ?? []).length;
+  return doubles > singles ? '"' : "'";
+}

@@ -19,6 +19,7 @@
  */
 import { Node, SyntaxKind, type PropertyAccessExpression, type SourceFile, type Type } from 'ts-morph';
 import { newErrors } from './new-errors.js';
+import { moduleQuote } from './source-text.js';
 import { V2_PACKAGE_PATH } from './v1-declared-types.js';
 
 /** A read `E.name` the compiler rejects because only some members of E's closed v2 union declare `name`. */
@@ -98,7 +99,7 @@ function narrowClosedUnionRead(sourceFile: SourceFile, start: number): UnionRead
   const read = node ? closedUnionRead(node) : undefined;
   if (!read || !repairable(read.access)) return undefined;
   const { access, name, kinds } = read;
-  const quote = quoteOf(sourceFile);
+  const quote = moduleQuote(sourceFile.getFullText());
   const object = spelled(access.getExpression());
   const members = kinds.length > 0 ? kinds.map((k) => `'${k}'`).join(', ') : 'some';
   const line = access.getStartLineNumber();
@@ -154,14 +155,6 @@ function assignedTo(read: Node): boolean {
 }
 
 const ASSIGNMENT = /^(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=$/;
-
-/** The file's own quote for string literals, read from its import specifiers (single when none). */
-function quoteOf(sourceFile: SourceFile): string {
-  const text = sourceFile.getFullText();
-  const singles = (text.match(/\bfrom\s+'/g) ?? []).length + (text.match(/require\('/g) ?? []).length;
-  const doubles = (text.match(/\bfrom\s+"/g) ?? []).length + (text.match(/require\("/g) ?? []).length;
-  return doubles > singles ? '"' : "'";
-}
 
 function abbreviated(text: string): string {
   const flat = text.replace(/\s+/g, ' ');

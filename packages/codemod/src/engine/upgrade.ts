@@ -11,6 +11,7 @@ import { buildLineMap } from './line-map.js';
 import { importStyleOf } from './rewrite/import-style.js';
 import { layoutWrittenImports } from './rewrite/imports.js';
 import { scriptKindOf } from './script-kind.js';
+import { moduleQuote } from './source-text.js';
 import { assertServerCapabilities } from './upgrade-capabilities.js';
 import { repairUpgrade } from './upgrade-repairs.js';
 
@@ -152,9 +153,7 @@ function notAnMcpServer(type: Type, method: string): boolean {
 
 /** The official transforms write `"@modelcontextprotocol/..."`; keep the file's own quote style. */
 function keepQuoteStyle(sourceFile: SourceFile, before: string): void {
-  const singles = (before.match(/\bfrom\s+'/g) ?? []).length + (before.match(/require\('/g) ?? []).length;
-  const doubles = (before.match(/\bfrom\s+"/g) ?? []).length + (before.match(/require\("/g) ?? []).length;
-  const quote = singles >= doubles ? "'" : '"';
+  const quote = moduleQuote(before);
   // One text edit for all specifiers: a node-by-node replaceWithText re-parses the file each time.
   const edits: Array<{ start: number; end: number; text: string }> = [];
   for (const decl of [...sourceFile.getImportDeclarations(), ...sourceFile.getExportDeclarations()]) {
