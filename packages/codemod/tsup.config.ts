@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', cli: 'src/cli.ts', demo: 'src/demo.ts' },
+    entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'cli-main': 'src/cli/main.ts', demo: 'src/demo.ts' },
     format: ['esm'],
     dts: { entry: { index: 'src/index.ts' } },
     clean: true,

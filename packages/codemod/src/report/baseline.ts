@@ -126,7 +126,8 @@ export interface BaselineGate {
  * Writes the baseline (file missing, or `update`), or compares the run with it; marks each gated
  * site `baseline: 'known' | 'new'` in `result` for the JSON and SARIF reports.
  */
-export function applyBaseline(result: MigrationResult, options: { file: string; update: boolean; display: string }): BaselineGate {
+/** `cwd`: what the new sites' paths are shown relative to (the process's directory by default). */
+export function applyBaseline(result: MigrationResult, options: { file: string; update: boolean; display: string; cwd?: string }): BaselineGate {
   const sites = gatedSites(result);
   if (options.update || !fs.existsSync(options.file)) {
     const baseline = buildBaseline(result, options.file);
@@ -150,7 +151,7 @@ export function applyBaseline(result: MigrationResult, options: { file: string; 
   if (comparison.fresh.length > 0) {
     lines.push(`New since the baseline (${comparison.fresh.length}), the gate fails on these:`);
     for (const { file, site } of comparison.fresh) {
-      const where = `${path.relative(process.cwd(), file.path).split(path.sep).join('/')}:${site.line}:${site.column}`;
+      const where = `${path.relative(options.cwd ?? process.cwd(), file.path).split(path.sep).join('/')}:${site.line}:${site.column}`;
       lines.push(`  ${where}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${site.status === 'migrated' ? 'migrate' : `flag: ${site.reason ?? 'no reason given'}`}`);
     }
   } else lines.push('No new legacy sites since the baseline.');

@@ -3,7 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,7 +22,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliRun {
+/**
+ * Runs the BUILT binary (`dist/cli.js`) in a child process: for what only the binary does (its exit
+ * status, start-up, argument parsing from a real argv). Each spawn loads the compiler and parses the
+ * library files again (a small typed run: about 2.5 s of CPU).
+ */
+export function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliRun {
   const run = spawnSync(process.execPath, [cliPath, ...args], {
     cwd,
     encoding: 'utf8',
@@ -30,6 +36,38 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
   });
   if (run.error) throw run.error;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+type BuiltCli = typeof import('../../src/cli/main.js');
+type BuiltApi = typeof import('../../src/index.js');
+let built: Promise<[BuiltCli, BuiltApi]> | undefined;
+let current: { testFile: string; files: InstanceType<BuiltApi['LibraryFiles']> } | undefined;
+
+/**
+ * Runs the BUILT CLI's `main` (`dist/cli-main.js`, what the binary runs) in this process, in `cwd`,
+ * with what it prints captured as a pipe would take it (no terminal: no colour, no progress line).
+ * The worker's compiler is already loaded and warm, and the library files one run parsed serve the
+ * running test file's next runs, as shared-library-files.ts does for the API (each test file gets its
+ * own): the demo's migration costs about 1.5 s of CPU so, 8.7 s as a spawn.
+ */
+export async function runCli(args: string[], cwd: string): Promise<CliRun> {
+  assertBuilt();
+  const [{ main }, { LibraryFiles }] = await (built ??= Promise.all([
+    import(pathToFileURL(path.join(packageRoot, 'dist', 'cli-main.js')).href) as Promise<BuiltCli>,
+    import(pathToFileURL(path.join(packageRoot, 'dist', 'index.js')).href) as Promise<BuiltApi>,
+  ]));
+  const testFile = expect.getState().testPath ?? '';
+  if (current?.testFile !== testFile) current = { testFile, files: new LibraryFiles() };
+  let stdout = '';
+  let stderr = '';
+  const status = await main(args, {
+    cwd,
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { ...process.env, NO_COLOR: '1' },
+    shared: { libraryFiles: current.files },
+  });
+  return { status, stdout, stderr };
 }
 
 /**

@@ -40,7 +40,7 @@ describe('jscodeshift transform', () => {
     const root = makeProject({ [rel]: source, ...server });
     const transform = require(transformPath) as unknown;
     const viaJscodeshift = await applyTransform(transform, {}, { path: path.join(root, rel), source });
-    expect(runCli(['migrate', rel, ...Object.keys(server)], root).status).not.toBe(2);
+    expect((await runCli(['migrate', rel, ...Object.keys(server)], root)).status).not.toBe(2);
     expect(viaJscodeshift).toBe(read(root, rel).trim());
     expect(viaJscodeshift).not.toBe(source.trim());
   });
@@ -53,7 +53,7 @@ describe('jscodeshift transform', () => {
   it('runInlineTest: a multi-round handler comes out as the CLI writes it; the codec module is written unless --dry', async () => {
     const root = makeProject({ 'src/trip.ts': TWO_STEP });
     const cli = makeProject({ 'src/trip.ts': TWO_STEP });
-    expect(runCli(['migrate', 'src'], cli).status).toBe(0);
+    expect((await runCli(['migrate', 'src'], cli)).status).toBe(0);
     const expected = read(cli, 'src/trip.ts');
     const createdByCli = fs.readdirSync(path.join(cli, 'src')).filter((f) => f !== 'trip.ts').sort();
     expect(createdByCli).toEqual(['mcp-client-capabilities.ts', 'mcp-input-responses.ts', 'mcp-request-state.ts']);

@@ -46,8 +46,8 @@ describe('request methods of a class holding the server, called by tools and by 
     expectTestOutcomes(project.dir, [], 5, []);
   });
 
-  it('migrate rewrites each method for its tool and routes the tests through the driver, bound to their instance', () => {
-    const { report } = migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 0);
+  it('migrate rewrites each method for its tool and routes the tests through the driver, bound to their instance', async () => {
+    const { report } = await migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 0);
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [seat] = sitesOf('src/seats.ts');

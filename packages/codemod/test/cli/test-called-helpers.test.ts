@@ -46,8 +46,8 @@ describe('a request helper that tools and unit tests both call', () => {
     expectTestOutcomes(project.dir, [], 5, []);
   });
 
-  it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', () => {
-    const { report } = migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 1); // the helper on the module-level server stays flagged
+  it('migrate rewrites the helper for the tool, routes the tests through the driver, and says so per caller', async () => {
+    const { report } = await migrateProject<{ files: { path: string; sites: ReportSite[] }[] }>(project.dir, 1); // the helper on the module-level server stays flagged
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
 
     const [colour] = sitesOf('src/colour.ts');

@@ -21,8 +21,8 @@ describe('fake v1 handler contexts in unit tests, migrated with the server', () 
     expectTestOutcomes(project.dir, [], 4, []);
   });
 
-  it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', () => {
-    const { report } = migrateProject<{ files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[] }>(project.dir, 0);
+  it('migrate reshapes the fakes to the v2 context and the tests pass against the upgraded handler', async () => {
+    const { report } = await migrateProject<{ files: { path: string; status: string; notes?: string[]; sites: { method: string; status: string }[] }[] }>(project.dir, 0);
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['elicitation/create migrated']);
     const testFile = report.files.find((f) => f.path.endsWith('test/run-job.test.ts'))!;

@@ -34,8 +34,8 @@ describe('unit tests whose mock on the server fails the request', () => {
     expectTestOutcomes(project.dir, [], 5, []);
   });
 
-  it('migrate drives the failing mock under a catch as a client not declaring sampling; the two it cannot drive are flagged and fail', () => {
-    const { report } = migrateProject<Report>(project.dir, 1);
+  it('migrate drives the failing mock under a catch as a client not declaring sampling; the two it cannot drive are flagged and fail', async () => {
+    const { report } = await migrateProject<Report>(project.dir, 1);
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'roots/list migrated']);
     expect(server.sites[0]!.reason).toContain('a client that fails to answer now fails the call instead of reaching the catch (line 22)');

@@ -32,8 +32,8 @@ describe("a unit test whose mock fails the request the SDK's legacy shim sends f
     expectTestOutcomes(project.dir, [], 2, []);
   });
 
-  it('after the migration the failing request reaches the test as its error, not as a TypeError of the shim', () => {
-    const { report } = migrateProject<Report>(project.dir, 0);
+  it('after the migration the failing request reaches the test as its error, not as a TypeError of the shim', async () => {
+    const { report } = await migrateProject<Report>(project.dir, 0);
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;

@@ -41,8 +41,8 @@ describe('unit tests that mock legacy requests, migrated with the server', () =>
     expectTestOutcomes(project.dir, [], 7, []);
   });
 
-  it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', () => {
-    const { report } = migrateProject<{ files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[] }>(project.dir, 1); // one flagged site left
+  it('migrate rewrites the five mechanical spies, flags the fake extra, and the rewritten tests pass against the migrated server', async () => {
+    const { report } = await migrateProject<{ files: { path: string; sites: { line: number; method: string; status: string; reason?: string }[] }[] }>(project.dir, 1); // one flagged site left
     const mocks = report.files.flatMap((f) => f.sites.filter((s) => s.method === 'test-mock').map((s) => ({ file: path.basename(f.path), line: s.line, status: s.status })));
     expect(mocks).toEqual([
       { file: 'handler.test.ts', line: 6, status: 'flagged' },

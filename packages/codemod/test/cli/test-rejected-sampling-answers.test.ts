@@ -32,8 +32,8 @@ describe('a unit test whose fake sampling answer no client can send', () => {
     expect(failingTests(outcomes)).toEqual([]);
   });
 
-  it('is reported as exercising removed behaviour (JSON, text, summary), marked, and the only test failing after', () => {
-    const run = runCli(['migrate', '.', '--json', 'report.json'], project.dir);
+  it('is reported as exercising removed behaviour (JSON, text, summary), marked, and the only test failing after', async () => {
+    const run = await runCli(['migrate', '.', '--json', 'report.json'], project.dir);
     expect(run.status, run.stderr).toBe(1);
     const report = readReport<Report>(project.dir);
     expect(report.files.find((f) => f.path.endsWith('src/summary.ts'))!.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated']);
@@ -60,8 +60,8 @@ describe('a unit test whose fake sampling answer no client can send', () => {
     expect(failingTests(outcomes)).toEqual(['reads the first text block of a list']);
   });
 
-  it('a second run adds no second marker', () => {
-    runCli(['migrate', '.', '--json', 'report-2.json'], project.dir);
+  it('a second run adds no second marker', async () => {
+    await runCli(['migrate', '.', '--json', 'report-2.json'], project.dir);
     const migrated = fs.readFileSync(path.join(project.dir, TEST_FILE), 'utf8');
     expect(migrated.split('\n').filter((l) => l.includes(TODO_MARKER))).toHaveLength(1);
   });

@@ -31,8 +31,8 @@ describe('unit tests assigning mocks on the server whose own request handler the
     expectTestOutcomes(project.dir, [], 4, []);
   });
 
-  it('migrate routes the calls through the initializing helper, and only the rejection test fails against the migrated server', () => {
-    const { report } = migrateProject<Report>(project.dir, 1); // the rejecting mock is flagged
+  it('migrate routes the calls through the initializing helper, and only the rejection test fails against the migrated server', async () => {
+    const { report } = await migrateProject<Report>(project.dir, 1); // the rejecting mock is flagged
     const server = report.files.find((f) => f.path.endsWith('src/server.ts'))!;
     expect(server.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'roots/list migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;

@@ -30,8 +30,8 @@ describe('unit tests spying on the request methods of the server a handler was t
     expectTestOutcomes(project.dir, [], 5, []);
   });
 
-  it('migrate drives the calls with the spies, and only the test of a rejection fails against the migrated handlers', () => {
-    const { report } = migrateProject<Report>(project.dir, 1); // the rejecting spy is flagged
+  it('migrate drives the calls with the spies, and only the test of a rejection fails against the migrated handlers', async () => {
+    const { report } = await migrateProject<Report>(project.dir, 1); // the rejecting spy is flagged
     const tools = report.files.find((f) => f.path.endsWith('src/tools.ts'))!;
     expect(tools.sites.map((s) => `${s.method} ${s.status}`)).toEqual(['sampling/createMessage migrated', 'elicitation/create migrated']);
     const test = report.files.find((f) => f.path.endsWith(TEST_FILE))!;

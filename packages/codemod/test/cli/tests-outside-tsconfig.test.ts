@@ -38,8 +38,8 @@ describe('tests outside the tsconfig, with a vitest config', () => {
     expectTestOutcomes(project.dir, [], 5, [], NO_KEY);
   });
 
-  it('migrate src drives the test calls of the helper and adds the key setup to the vitest config', () => {
-    const { run, report } = migrateProject<{ files: { path: string; status: string; sites: ReportSite[] }[] }>(project.dir, 0, 'src');
+  it('migrate src drives the test calls of the helper and adds the key setup to the vitest config', async () => {
+    const { run, report } = await migrateProject<{ files: { path: string; status: string; sites: ReportSite[] }[] }>(project.dir, 0, 'src');
     const sitesOf = (name: string) => report.files.find((f) => f.path.endsWith(name))?.sites ?? [];
     const [summary] = sitesOf('src/summary.ts');
     expect(summary).toMatchObject({ line: 5, method: 'sampling/createMessage', status: 'migrated' });

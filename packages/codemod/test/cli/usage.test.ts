@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAGGED, MIGRATABLE, PLAIN, assertBuilt, cleanupProjects, commitAll, makeProject, read, runCli, sharedRun, snapshot } from './helpers.js';
+import { FLAGGED, MIGRATABLE, PLAIN, assertBuilt, cleanupProjects, commitAll, makeProject, read, runBin, sharedRun, snapshot } from './helpers.js';
 import { validateJsonReport, validateSarif } from './schemas.js';
 
 beforeAll(assertBuilt);
@@ -17,19 +17,19 @@ const NOTICE = /not in a git work tree/;
 describe('aliases', () => {
   it('-h is --help and -v is --version', () => {
     const cwd = process.cwd();
-    const help = runCli(['--help'], cwd);
-    expect(runCli(['-h'], cwd)).toEqual(help);
-    expect(runCli(['migrate', '-h'], cwd)).toEqual(runCli(['migrate', '--help'], cwd));
-    const version = runCli(['-v'], cwd);
+    const help = runBin(['--help'], cwd);
+    expect(runBin(['-h'], cwd)).toEqual(help);
+    expect(runBin(['migrate', '-h'], cwd)).toEqual(runBin(['migrate', '--help'], cwd));
+    const version = runBin(['-v'], cwd);
     expect(version.status).toBe(0);
-    expect(version.stdout).toBe(runCli(['--version'], cwd).stdout);
+    expect(version.stdout).toBe(runBin(['--version'], cwd).stdout);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it.each([['-d'], ['--dry'], ['--dry-run']])('migrate %s writes nothing and prints the diff', (flag) => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE });
     const before = snapshot(root);
-    const run = runCli(['migrate', 'src', flag], root);
+    const run = runBin(['migrate', 'src', flag], root);
     expect(run.status, run.stderr).toBe(0);
     expect(snapshot(root)).toEqual(before);
     expect(run.stdout).toMatch(/^--- a\/src\/server\.ts$/m);
@@ -39,7 +39,7 @@ describe('aliases', () => {
   });
 
   it('migrate --help lists the aliases and does not call the required paths defaulted', () => {
-    const help = runCli(['migrate', '--help'], process.cwd()).stdout;
+    const help = runBin(['migrate', '--help'], process.cwd()).stdout;
     expect(help).toMatch(/-d, --dry-run, --dry|-d, --dry, --dry-run/);
     expect(help).toMatch(/paths\s+Files or directories\s+\[array\] \[required\]\n/);
     expect(help).not.toContain('[default: []]');
@@ -55,7 +55,7 @@ describe('usage errors: one line, exit 2, no stack', () => {
   ])('%s', (_name, args) => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE });
     const before = snapshot(root);
-    const run = runCli(args, root);
+    const run = runBin(args, root);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^mcp-mrtr: \S.*\n$/);
@@ -67,7 +67,7 @@ describe('usage errors: one line, exit 2, no stack', () => {
 describe('reports on stdout', () => {
   it('--sarif - prints SARIF on stdout (no file named -), the summary on stderr', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED });
-    const run = runCli(['check', 'src', '--sarif', '-'], root);
+    const run = runBin(['check', 'src', '--sarif', '-'], root);
     expect(run.status).toBe(1);
     expect(fs.existsSync(path.join(root, '-'))).toBe(false);
     const sarif = JSON.parse(run.stdout);
@@ -78,14 +78,14 @@ describe('reports on stdout', () => {
 
   it('migrate --dry-run --sarif - keeps stdout parseable (no diff mixed in)', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE });
-    const run = runCli(['migrate', 'src', '--dry-run', '--sarif', '-'], root);
+    const run = runBin(['migrate', 'src', '--dry-run', '--sarif', '-'], root);
     expect(run.status).toBe(0);
     expect(validateSarif(JSON.parse(run.stdout))).toBe(true);
   });
 
   it('--json - beside --sarif <file> writes both', () => {
     const root = makeProject({ 'src/roots.ts': FLAGGED });
-    const run = runCli(['check', 'src', '--json', '-', '--sarif', 'out/mrtr.sarif'], root);
+    const run = runBin(['check', 'src', '--json', '-', '--sarif', 'out/mrtr.sarif'], root);
     expect(run.status).toBe(1);
     expect(validateJsonReport(JSON.parse(run.stdout))).toBe(true);
     expect(validateSarif(JSON.parse(read(root, 'out/mrtr.sarif')))).toBe(true);
@@ -95,7 +95,7 @@ describe('reports on stdout', () => {
 describe('git work tree', () => {
   it('outside git, migrate says so on stderr and still migrates', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE });
-    const run = runCli(['migrate', 'src'], root);
+    const run = runBin(['migrate', 'src'], root);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^mcp-mrtr: notice: src is not in a git work tree: .*--dry-run/m);
     expect(read(root, 'src/server.ts')).toContain('inputRequired');
@@ -104,7 +104,7 @@ describe('git work tree', () => {
   it('inside a clean git work tree, no notice', () => {
     const root = makeProject({ 'src/server.ts': MIGRATABLE });
     commitAll(root);
-    const run = runCli(['migrate', 'src'], root);
+    const run = runBin(['migrate', 'src'], root);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(NOTICE);
   });
@@ -114,7 +114,7 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
   const files = { 'src/server.ts': MIGRATABLE, 'src/roots.ts': FLAGGED, 'src/math.ts': PLAIN };
   const statuses = (report: { files: { path: string; status: string; sites: { status: string }[] }[] }) =>
     Object.fromEntries(report.files.map((f) => [f.path, [f.status, ...f.sites.map((s) => s.status)]]));
-  const reportOf = (args: string[]) => JSON.parse(runCli(args, makeProject(files)).stdout);
+  const reportOf = (args: string[]) => JSON.parse(runBin(args, makeProject(files)).stdout);
   const CHECK = ['check', 'src', '--json', '-'];
   // the check report is read by two tests
   const checkReport = sharedRun(() => reportOf(CHECK));
@@ -132,7 +132,7 @@ describe('JSON report: versioned, and statuses that say whether anything was wri
 
   it('migrate: migrated sites and changed files, dryRun false, valid against the schema', () => {
     const root = makeProject(files);
-    const report = JSON.parse(runCli(['migrate', 'src', '--json', '-'], root).stdout);
+    const report = JSON.parse(runBin(['migrate', 'src', '--json', '-'], root).stdout);
     expect(validateJsonReport(report), JSON.stringify(validateJsonReport.errors)).toBe(true);
     expect(report).toMatchObject({ schemaVersion: 1, command: 'migrate', dryRun: false });
     expect(statuses(report)).toEqual({ 'src/mcp-client-capabilities.ts': ['created'], 'src/mcp-input-responses.ts': ['created'], 'src/server.ts': ['changed', 'migrated'], 'src/roots.ts': ['flagged', 'flagged'] });

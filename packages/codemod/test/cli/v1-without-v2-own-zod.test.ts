@@ -91,7 +91,7 @@ beforeAll(() => assertBuilt());
 afterAll(() => cleanupProjects());
 
 describe('mcp-mrtr migrate on a v1 project with its own zod and no v2 installed', () => {
-  it('reports no upgrade type error on zod raw shapes: the lent v2 server sees the project zod, and the installed project compiles', () => {
+  it('reports no upgrade type error on zod raw shapes: the lent v2 server sees the project zod, and the installed project compiles', async () => {
     const root = v1Project();
     // the premises: the project compiles on v1 with its own zod, an earlier release than the codemod's
     expect(JSON.parse(read(root, 'node_modules/zod/package.json')).version).toBe(PROJECT_ZOD);
@@ -99,7 +99,7 @@ describe('mcp-mrtr migrate on a v1 project with its own zod and no v2 installed'
     const before = typecheck(root);
     expect(before.status, before.output).toBe(0);
 
-    const run = runCli(['migrate', 'src', '--json', 'report.json'], root);
+    const run = await runCli(['migrate', 'src', '--json', 'report.json'], root);
     const report = JSON.parse(fs.readFileSync(path.join(root, 'report.json'), 'utf8'));
     const sites = report.files.flatMap((f: { sites: Array<{ method: string; reason?: string }> }) => f.sites);
     expect(sites.filter((s: { method: string }) => s.method === 'type-error')).toEqual([]);

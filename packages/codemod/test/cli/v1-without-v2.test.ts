@@ -106,8 +106,8 @@ function installV2AndTypecheck(root: string): { status: number | null; output: s
 }
 
 /** Runs `migrate src` with a JSON report; returns the run, the report and the project's files. */
-function migrate(root: string) {
-  const run = runCli(['migrate', 'src', '--json', 'report.json'], root);
+async function migrate(root: string) {
+  const run = await runCli(['migrate', 'src', '--json', 'report.json'], root);
   const reportFile = path.join(root, 'report.json');
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
   fs.rmSync(reportFile);
@@ -129,13 +129,13 @@ beforeAll(() => assertBuilt());
 afterAll(() => cleanupProjects());
 
 describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () => {
-  it('sees the types: a zod-inferred string and a plain interface are carried across the round, and the result compiles once v2 is installed', () => {
+  it('sees the types: a zod-inferred string and a plain interface are carried across the round, and the result compiles once v2 is installed', async () => {
     const { root, migrated } = migratedOrderProject();
     // the premise: from this project, the v1 SDK resolves and the v2 server package does not (the run installs nothing)
     expect(resolvesFrom(root, '@modelcontextprotocol/sdk/server/mcp.js')).toBe(true);
     expect(resolvesFrom(root, V2_SERVER)).toBe(false);
 
-    const { run, report } = migrated;
+    const { run, report } = await migrated;
     expect(run.stdout).not.toContain('without type information');
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(report.summary).toMatchObject({ sitesMigrated: 2, sitesFlagged: 0, filesFailed: 0 });
@@ -149,20 +149,20 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
     expect(typecheck.status, typecheck.output).toBe(0);
   });
 
-  it('gives the same report and the same files as the same project with v2 installed', () => {
+  it('gives the same report and the same files as the same project with v2 installed', async () => {
     // the run's report and files as they were written, before the first test installed v2
     const without = migratedOrderProject().migrated;
     const withV2 = migrate(v1Project({ v2Installed: true }));
-    expect(without.run.status).toBe(withV2.run.status);
-    expect(without.run.stdout).toBe(withV2.run.stdout);
-    expect(without.report).toEqual(withV2.report);
-    expect(without.files).toEqual(withV2.files);
-    expect(Object.keys(without.files).sort()).toEqual(['package.json', 'src/mcp-client-capabilities.ts', 'src/mcp-input-responses.ts', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
+    expect((await without).run.status).toBe((await withV2).run.status);
+    expect((await without).run.stdout).toBe((await withV2).run.stdout);
+    expect((await without).report).toEqual((await withV2).report);
+    expect((await without).files).toEqual((await withV2).files);
+    expect(Object.keys((await without).files).sort()).toEqual(['package.json', 'src/mcp-client-capabilities.ts', 'src/mcp-input-responses.ts', 'src/mcp-request-state.ts', 'src/server.ts', 'tsconfig.json']);
   });
 
-  it('verify sees type errors in the code it would write: the rewrite is not written, the file is restored and flagged, exit 1', () => {
+  it('verify sees type errors in the code it would write: the rewrite is not written, the file is restored and flagged, exit 1', async () => {
     const root = v1Project({ v2Installed: false, compilerOptions: NO_UNUSED_LOCALS, source: ALIAS_SERVER });
-    const { run, report, files } = migrate(root);
+    const { run, report, files } = await migrate(root);
     expect(run.status, run.stdout + run.stderr).toBe(1);
     // the request and the hosting; with the rewrite undone nothing in the file is migrated, so it keeps its
     // v1 code: the compiler error the v1-to-v2 upgrade itself leaves under this option is not written
@@ -190,7 +190,7 @@ describe('mcp-mrtr migrate on a v1 project that has not installed v2 yet', () =>
 
     // and it is the verdict of the same project with v2 installed
     const withV2 = migrate(v1Project({ v2Installed: true, compilerOptions: NO_UNUSED_LOCALS, source: ALIAS_SERVER }));
-    expect(withV2.report).toEqual(report);
-    expect(withV2.files['src/server.ts']).toBe(server);
+    expect((await withV2).report).toEqual(report);
+    expect((await withV2).files['src/server.ts']).toBe(server);
   });
 });

@@ -111,8 +111,8 @@ export interface ReportSite {
 }
 
 /** Runs the built CLI's `migrate <target> --json report.json` in the project, expects its exit status, and reads the report. */
-export function migrateProject<R>(root: string, status: number, target = '.'): { run: CliRun; report: R } {
-  const run = runCli(['migrate', target, '--json', 'report.json'], root);
+export async function migrateProject<R>(root: string, status: number, target = '.'): Promise<{ run: CliRun; report: R }> {
+  const run = await runCli(['migrate', target, '--json', 'report.json'], root);
   expect(run.status, run.stdout + run.stderr).toBe(status);
   return { run, report: readReport<R>(root) };
 }
