@@ -4,10 +4,10 @@
  * byte and fails on no file. The pre-filter is switched off so every file goes through the full
  * find/reach analysis, not just the text scan.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/helpers.js';
 import { migrateProject } from '../shared-library-files.js';
 import type { MigrationResult } from '../../src/types.js';
 import { copiedPath, copyToTemp, removeTree, snapshotTree } from './copy-tree.js';
@@ -89,20 +89,20 @@ describe('engine: no false rewrites on real non-MCP code', () => {
 });
 
 describe('CLI: check and migrate --dry-run on real non-MCP code', () => {
-  const cli = join(REPO_ROOT, 'packages/codemod/dist/cli.js');
+  const cli = join(REPO_ROOT, 'packages/codemod/dist/cli-main.js');
   for (const group of negativeCorpus().filter((g) => g.name.startsWith('sdk-'))) {
-    it(`${group.name}: check exits 0 with no site, migrate --dry-run prints no diff, no byte changed`, () => {
+    it(`${group.name}: check exits 0 with no site, migrate --dry-run prints no diff, no byte changed`, async () => {
       expect(existsSync(cli), 'the CLI must be built (npm test builds first)').toBe(true);
       const dir = copyToTemp(`fp-cli-${group.name}`, group.base, group.files);
       tempDirs.push(dir);
       const before = snapshotTree(dir);
       const jsonOut = `${dir}-check.json`;
       tempDirs.push(jsonOut);
-      const check = spawnSync(process.execPath, [cli, 'check', dir, '--json', jsonOut], { cwd: dir, encoding: 'utf8' });
+      const check = await runCli(['check', dir, '--json', jsonOut], dir);
       const report = JSON.parse(readFileSync(jsonOut, 'utf8'));
       expect(report.summary.sitesFound, check.stdout).toBe(0);
       expect(check.status, check.stdout + check.stderr).toBe(0);
-      const dry = spawnSync(process.execPath, [cli, 'migrate', dir, '--dry-run'], { cwd: dir, encoding: 'utf8' });
+      const dry = await runCli(['migrate', dir, '--dry-run'], dir);
       expect(dry.status, dry.stdout + dry.stderr).toBe(0);
       expect(dry.stdout).not.toMatch(/^\+\+\+ /m);
       const after = snapshotTree(dir);
