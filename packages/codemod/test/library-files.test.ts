@@ -2,7 +2,8 @@
  * Parsed declaration files shared between ts-morph projects (engine/library-files.ts): two projects
  * given one `LibraryFiles` get the same parsed lib and package declaration files, type-check as
  * each would alone, and never share the projects' own files, nor a declaration file whose text
- * differs from the one parsed.
+ * differs from the one parsed. A cache made from another (`new LibraryFiles(parsed)`) shares its
+ * parsed files but keeps resolutions of its own.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,6 +72,22 @@ describe('LibraryFiles', () => {
     expect(messages(before)).toEqual([]);
     expect(messages(after)).toEqual([expect.stringContaining("'string' is not assignable to type 'number'")]);
     expect(messages(changed)).toEqual([expect.stringContaining("'number' is not assignable to parameter of type 'string'")]);
+  });
+
+  it('a cache made from another shares its parsed files, not its resolutions', () => {
+    const parsed = new LibraryFiles();
+    const dir = packageProject('export declare function area(side: number): number;\n');
+    const first = projectIn(dir, parsed);
+    // the first project's program parses them into `parsed`
+    const lib = compilerFile(first, '/lib.es5.d.ts');
+    const shapes = compilerFile(first, '/shapes/index.d.ts');
+    const library = new LibraryFiles(parsed);
+    const second = projectIn(dir, library);
+    expect(compilerFile(second, '/lib.es5.d.ts')).toBe(lib);
+    expect(compilerFile(second, '/shapes/index.d.ts')).toBe(shapes);
+    expect(library.reused).toBeGreaterThan(0);
+    expect(library.resolutions).not.toBe(parsed.resolutions);
+    expect(messages(second)).toEqual([]);
   });
 
   it('projects whose settings parse differently do not share', () => {

@@ -9,19 +9,17 @@
  * A worker loads this module once for all the test files it runs (`isolate: false`), and test files
  * share nothing: each gets its own `LibraryFiles`, picked by the file the running test belongs to.
  * Shared between the projects of different files (v1 projects without v2 installed beside ones
- * with it), a test-mock rewrite and an importers check came out differently.
+ * with it), a test-mock rewrite and an importers check came out differently; the parsed files alone
+ * are shared by the whole worker (`new LibraryFiles(parsed)`: a lookup checks a file's text and
+ * settings), so that each test file no longer parses TypeScript's lib files and the SDKs again.
  */
-import { expect } from 'vitest';
+import { perTestFile } from './per-test-file.js';
 import { LibraryFiles, migrateProject as migrateWith } from '../src/index.js';
 
-let current: { testFile: string; files: LibraryFiles } | undefined;
+const parsed = new LibraryFiles();
 
-/** The running test file's `LibraryFiles` (the previous file's is let go: a worker runs its files one at a time). */
-export function libraryFiles(): LibraryFiles {
-  const testFile = expect.getState().testPath ?? '';
-  if (current?.testFile !== testFile) current = { testFile, files: new LibraryFiles() };
-  return current.files;
-}
+/** The running test file's `LibraryFiles`. */
+export const libraryFiles = perTestFile(() => new LibraryFiles(parsed));
 
 export function migrateProject(...[paths, options, discovered]: Parameters<typeof migrateWith>): ReturnType<typeof migrateWith> {
   return migrateWith(paths, options, discovered, { libraryFiles: libraryFiles() });

@@ -33,12 +33,22 @@ interface ProjectRegistry {
 }
 
 export class LibraryFiles {
-  private readonly entries = new Map<string, Entry>();
-  private readonly keys = ts.createDocumentRegistry();
+  private readonly entries: Map<string, Entry>;
+  private readonly keys: ts.DocumentRegistry;
   /** Source files handed out again instead of parsed (tests read it). */
   reused = 0;
   /** Imports made inside dependencies, resolved by one run and handed to the next (engine/dependency-resolutions.ts). */
   readonly resolutions: SharedResolutions = new Map();
+
+  /**
+   * `parsedFrom`: another cache whose parsed files this one shares, not its resolutions: for a caller
+   * whose runs are on unrelated projects (the test suite: each test file's own projects), a file's
+   * parse depends only on its text and settings, which every lookup checks.
+   */
+  constructor(parsedFrom?: LibraryFiles) {
+    this.entries = parsedFrom?.entries ?? new Map();
+    this.keys = parsedFrom?.keys ?? ts.createDocumentRegistry();
+  }
 
   /** Makes `project` take its declaration files from (and add them to) this cache. Returns whether it could. */
   share(project: Project): boolean {

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { expect } from 'vitest';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
+import { perTestFile } from '../per-test-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const packageRoot = path.resolve(here, '..', '..');
@@ -40,15 +40,18 @@ export function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
 
 type BuiltCli = typeof import('../../src/cli/main.js');
 type BuiltApi = typeof import('../../src/index.js');
+type BuiltLibraryFiles = InstanceType<BuiltApi['LibraryFiles']>;
 let built: Promise<[BuiltCli, BuiltApi]> | undefined;
-let current: { testFile: string; files: InstanceType<BuiltApi['LibraryFiles']> } | undefined;
+let parsed: BuiltLibraryFiles | undefined;
+/** The running test file's `LibraryFiles` of the built engine, set once the build is loaded. */
+let libraryFiles: (() => BuiltLibraryFiles) | undefined;
 
 /**
  * Runs the BUILT CLI's `main` (`dist/cli-main.js`, what the binary runs) in this process, in `cwd`,
  * with what it prints captured as a pipe would take it (no terminal: no colour, no progress line).
  * The worker's compiler is already loaded and warm, and the library files one run parsed serve the
- * running test file's next runs, as shared-library-files.ts does for the API (each test file gets its
- * own): the demo's migration costs about 1.5 s of CPU so, 8.7 s as a spawn.
+ * next runs, as shared-library-files.ts does for the API (each test file gets its own resolutions):
+ * the demo's migration costs about 1.5 s of CPU so, 8.7 s as a spawn.
  */
 export async function runCli(args: string[], cwd: string): Promise<CliRun> {
   assertBuilt();
@@ -56,8 +59,7 @@ export async function runCli(args: string[], cwd: string): Promise<CliRun> {
     import(pathToFileURL(path.join(packageRoot, 'dist', 'cli-main.js')).href) as Promise<BuiltCli>,
     import(pathToFileURL(path.join(packageRoot, 'dist', 'index.js')).href) as Promise<BuiltApi>,
   ]));
-  const testFile = expect.getState().testPath ?? '';
-  if (current?.testFile !== testFile) current = { testFile, files: new LibraryFiles() };
+  libraryFiles ??= perTestFile(() => new LibraryFiles((parsed ??= new LibraryFiles())));
   let stdout = '';
   let stderr = '';
   const status = await main(args, {
@@ -65,7 +67,7 @@ export async function runCli(args: string[], cwd: string): Promise<CliRun> {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: { ...process.env, NO_COLOR: '1' },
-    shared: { libraryFiles: current.files },
+    shared: { libraryFiles: libraryFiles() },
   });
   return { status, stdout, stderr };
 }
