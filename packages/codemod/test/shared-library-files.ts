@@ -10,16 +10,16 @@
  * share nothing: each gets its own `LibraryFiles`, picked by the file the running test belongs to.
  * Shared between the projects of different files (v1 projects without v2 installed beside ones
  * with it), a test-mock rewrite and an importers check came out differently; the parsed files alone
- * are shared by the whole worker (`new LibraryFiles(parsed)`: a lookup checks a file's text and
- * settings), so that each test file no longer parses TypeScript's lib files and the SDKs again.
+ * are shared by the worker's test files (`new LibraryFiles(parsed)`: a lookup checks a file's text and
+ * settings; `perWorker` keeps the heap under what the importers check needs), so that each test file no longer parses TypeScript's lib files and the SDKs again.
  */
-import { perTestFile } from './per-test-file.js';
+import { perTestFile, perWorker } from './per-test-file.js';
 import { LibraryFiles, migrateProject as migrateWith } from '../src/index.js';
 
-const parsed = new LibraryFiles();
+const parsed = perWorker(() => new LibraryFiles());
 
 /** The running test file's `LibraryFiles`. */
-export const libraryFiles = perTestFile(() => new LibraryFiles(parsed));
+export const libraryFiles = perTestFile(() => new LibraryFiles(parsed()));
 
 export function migrateProject(...[paths, options, discovered]: Parameters<typeof migrateWith>): ReturnType<typeof migrateWith> {
   return migrateWith(paths, options, discovered, { libraryFiles: libraryFiles() });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHILD_PROCESS_TIMEOUT_MS } from '../child-timeouts.js';
-import { perTestFile } from '../per-test-file.js';
+import { perTestFile, perWorker } from '../per-test-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const packageRoot = path.resolve(here, '..', '..');
@@ -42,7 +42,6 @@ type BuiltCli = typeof import('../../src/cli/main.js');
 type BuiltApi = typeof import('../../src/index.js');
 type BuiltLibraryFiles = InstanceType<BuiltApi['LibraryFiles']>;
 let built: Promise<[BuiltCli, BuiltApi]> | undefined;
-let parsed: BuiltLibraryFiles | undefined;
 /** The running test file's `LibraryFiles` of the built engine, set once the build is loaded. */
 let libraryFiles: (() => BuiltLibraryFiles) | undefined;
 
@@ -59,7 +58,10 @@ export async function runCli(args: string[], cwd: string): Promise<CliRun> {
     import(pathToFileURL(path.join(packageRoot, 'dist', 'cli-main.js')).href) as Promise<BuiltCli>,
     import(pathToFileURL(path.join(packageRoot, 'dist', 'index.js')).href) as Promise<BuiltApi>,
   ]));
-  libraryFiles ??= perTestFile(() => new LibraryFiles((parsed ??= new LibraryFiles())));
+  if (!libraryFiles) {
+    const parsed = perWorker(() => new LibraryFiles());
+    libraryFiles = perTestFile(() => new LibraryFiles(parsed()));
+  }
   let stdout = '';
   let stderr = '';
   const status = await main(args, {
