@@ -1,4 +1,4 @@
-/** Runs the BUILT CLI (`dist/cli.js`) as a subprocess on throwaway project directories. */
+/** Runs the BUILT CLI on throwaway project directories: its `main` in this process (runCli), or the binary as a subprocess (runBin). */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,8 +76,8 @@ export async function runCli(args: string[], cwd: string): Promise<CliRun> {
 
 /**
  * A CLI run (or any set-up) that several tests of a file read, made by the first of them that asks
- * for it, so that each test still runs alone (-t): a run of the engine costs about a second and a
- * half of CPU, most of it loading the compiler.
+ * for it, so that each test still runs alone (-t): a run of the engine costs a second or more of CPU
+ * even in a warm worker.
  */
 export function sharedRun<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
