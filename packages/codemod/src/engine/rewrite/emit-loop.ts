@@ -12,7 +12,7 @@ import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, unplanned, type EmitEnv } from './emit.js';
 import { plannedLive } from './emit-checks.js';
-import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
+import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, withComments, type FileWork } from './emit-common.js';
 import { answerRead, askWithState, baseName } from './emit-point.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { LOOP_ROUND_CAP, type LoopPlan } from './loop.js';
@@ -107,7 +107,7 @@ export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {
     const declared = new Set(declaredIn([s]).map((d) => d.name));
     return pre.slice(pre.indexOf(s) + 1).some((later) => later.getDescendantsOfKind(SyntaxKind.Identifier).some((id) => declared.has(id.getText())));
   };
-  const first: string[] = pre.filter((s) => !recomputed.has(s) || readLater(s)).map(segText);
+  const first: string[] = pre.filter((s) => !recomputed.has(s) || readLater(s)).flatMap((s) => withComments(s, segText(s)));
   const initial = plan.kind === 'for' && plan.counter ? [plan.counter.init] : item ? ['0'] : [];
   first.push(`return ${runLoop}(${[...storedVars.map((v) => v.name), ...initial, ...(rounds ? ['0'] : []), 'false'].join(', ')});`);
 
@@ -203,7 +203,7 @@ function loopFunctionLines(p: LoopParts): string[] {
   if (rounds) pointBody.push(`  if (${rounds} >= ${LOOP_ROUND_CAP}) throw new Error(${quote(`No answer accepted after ${LOOP_ROUND_CAP} rounds (${work.handler.method}:${work.handler.name ?? ''})`)});`);
   pointBody.push(...read.capabilityCheck.map((l) => `  ${l}`), `  ${ask(`{ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${read.builder} }`)}`, '}');
   pointBody.push(`${resuming} = false;`, ...answer.bind);
-  const body: string[] = [...p.itemLine(), ...plan.before.map(segText), ...(plan.anchor ? [anchorWith(point, plan.anchor, p.capEdits, pointBody)] : pointBody), ...plan.after.map(segText)];
+  const body: string[] = [...p.itemLine(), ...plan.before.flatMap((s) => withComments(s, segText(s))), ...(plan.anchor ? [anchorWith(point, plan.anchor, p.capEdits, pointBody)] : pointBody), ...plan.after.flatMap((s) => withComments(s, segText(s)))];
   if (plan.kind === 'for' && Node.isForStatement(loop)) {
     const cond = loop.getCondition();
     const update = loop.getIncrementor();
@@ -212,6 +212,6 @@ function loopFunctionLines(p: LoopParts): string[] {
   else if (plan.kind === 'do' && Node.isDoStatement(loop)) body0.push('do {', ...nested(body), `} while (${text(loop.getExpression())});`);
   else body0.push(`for (; ${position} < ${text((loop as ForOfStatement).getExpression())}.length; ${position}++) {`, ...nested(body), '}');
   const post = work.body.getStatements().slice(work.body.getStatements().indexOf(loop) + 1);
-  body0.push(...post.map(segText));
+  body0.push(...post.flatMap((s) => withComments(s, segText(s))));
   return [`const ${p.name} = async (${parameters.join(', ')})${returns} => {`, ...body0.map((l) => (l === '' ? l : p.templates.some((t) => l.includes(t)) ? `  ${l}` : `  ${l.split('\n').join('\n  ')}`)), '};'];
 }

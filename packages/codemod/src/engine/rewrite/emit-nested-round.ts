@@ -22,7 +22,7 @@ import type { ContextAccess } from './context.js';
 import { freeName } from './context.js';
 import type { EmitEnv } from './emit.js';
 import { askWithState } from './emit-point.js';
-import { explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
+import { explainOnce, pascal, reindent, withComments, type FileWork } from './emit-common.js';
 import { hoistRequests } from './emit-requests.js';
 import type { HelperWork } from './helper.js';
 import { stateField, stateKeyOf } from './live.js';
@@ -75,8 +75,7 @@ export function nestedRoundEdit(work: HandlerWork, round: NestedRound, fw: FileW
   const segText = (s: Statement): string => reindent(s, textWithEdits(s, capEdits.filter((e) => inside(e, s.getStart(), s.getEnd()))), '');
   const firstAt = statements.indexOf(round.first);
   const lastAt = statements.indexOf(round.last);
-  // A moved statement keeps the comments above it.
-  const commented = (s: Statement, text: string = segText(s)): string[] => [...s.getLeadingCommentRanges().map((r) => r.getText()), text];
+  const commented = (s: Statement, text: string = segText(s)): string[] => withComments(s, text);
   const after = statements.slice(lastAt + 1).flatMap((s) => commented(s));
   const roundText = (stateExpr: string, scoped: EmitEnv): string => {
     const suffix = `, requestState: await ${codec}.mint(${stateExpr}, ${access.ctx})`;

@@ -15,7 +15,7 @@ import { askWithState, helperCallText, pointLines, readLines, transitionLines } 
 import type { HelperWork } from './helper.js';
 import { RESULT_TYPE } from './emit-loop.js';
 import { hoistRequests } from './emit-requests.js';
-import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
+import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, withComments, type FileWork } from './emit-common.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { answerTypes, plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
@@ -214,7 +214,7 @@ function forward(form: PhaseForm, j: number, scoped: EmitEnv, argsDigest: string
   if (!nested(form, j)) return transition;
   // The statement holding the request leaves on every path once the request asks (`try { ask } catch { return ... }`): nothing after it runs in this round.
   if (definitelyExits(form.anchors[j], point.statement)) return [anchorText(form, j, transition, true)];
-  const out = [anchorText(form, j, transition, true), ...segmentAfter(form, j + 1).map((s) => segText(form, s, ''))];
+  const out = [anchorText(form, j, transition, true), ...segmentAfter(form, j + 1).flatMap((s) => withComments(s, segText(form, s, '')))];
   if (j + 1 < n) return [...out, ...forward(form, j + 1, scoped, argsDigest)];
   const last = statements[statements.length - 1];
   if (!definitelyExits(last)) out.push('return undefined;');
@@ -238,7 +238,7 @@ function continuationLines(form: PhaseForm): string[] {
     const body = [
       ...narrowingGuards(statements.slice(0, idx[j]), statements.slice(idx[j]!), form.live[j]!, work.fn),
       anchorText(form, j, readLines(point, scoped, askWithState(scoped, stateObject(form, j, form.digestExpr), CODEC_EXPORT), undefined, resuming), false),
-      ...segmentAfter(form, j + 1).map((st) => segText(form, st, '')),
+      ...segmentAfter(form, j + 1).flatMap((st) => withComments(st, segText(form, st, ''))),
       ...(j + 1 < n ? forward(form, j + 1, scoped, form.digestExpr) : []),
     ];
     lines.push(...explainOnce(fw, `// The code from a question inside a block on, written once: the round that reaches the block runs it asking (${resuming} false), the next round reading the answer.`));
@@ -271,7 +271,7 @@ function phaseBlockLines(form: PhaseForm): string[] {
       const segment = segmentAfter(form, k);
       // Before a call of the shared function, a `let` the function reassigns is no longer reassigned here.
       const callsShared = !isLast && shared.has(k);
-      for (const s of segment) bodyLines.push(callsShared ? constWhereUnassigned(s, segment, segText(form, s, '')) : segText(form, s, ''));
+      for (const s of segment) bodyLines.push(...withComments(s, callsShared ? constWhereUnassigned(s, segment, segText(form, s, '')) : segText(form, s, '')));
     }
     if (resumesShared && !isLast) {
       lines.push(`if (${state}.phase === ${k}) {`, ...form.block(bodyLines), '}');
