@@ -100,6 +100,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       const verdict = site.status === 'migrated' ? c.green('migrate') : c.yellow(`flag: ${site.reason ?? 'no reason given'}`);
       out.push(`  ${where}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${verdict}`);
       if (site.status === 'flagged' && site.advice) out.push(`      ${c.dim(site.advice)}`);
+      if (site.status === 'migrated') for (const note of migratedNotes(site)) out.push(`      ${c.dim(`note: ${note}`)}`);
       out.push(...callerLines(site));
     }
   }
@@ -122,6 +123,11 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
       if (site.advice) out.push(`      ${c.dim(site.advice)}`);
       out.push(...callerLines(site));
     }
+  }
+  const noted = migrated.filter((x) => migratedNotes(x.site).length > 0);
+  if (!check && noted.length > 0) {
+    out.push('', c.bold(`${would ? 'Would migrate' : 'Migrated'}, with notes to read (${noted.length}):`));
+    for (const { file, site } of noted) out.push(`  ${c.yellow(`${rel(file.path)}:${site.line}`)}  ${site.method}${site.handler ? ` (${site.handler})` : ''}: ${migratedNotes(site).join('; ')}`);
   }
   if (!check && testMocks.length > 0) {
     out.push('', c.bold(`Unit tests that mock legacy requests (${testMocks.length}), each ${would ? 'would be ' : ''}marked with ${TODO_MARKER}:`));
@@ -226,6 +232,11 @@ const SKIP_LABELS: Partial<Record<SkipKind, [string, string]>> = {
 };
 
 /** `2 paths ignored by .gitignore, 1 symbolic link (not followed)`; node_modules and build output go unmentioned. */
+/** The notes of a migrated site's reason (`...; note: ...`): what the migration changes for the code's users. */
+function migratedNotes(site: SiteResult): string[] {
+  return (site.reason ?? '').split('; note: ').slice(1);
+}
+
 /** A file's notes split by who wrote them: the official v1-to-v2 codemod (`officialNotes`) or this tool. */
 function notesByOrigin(file: FileResult): { official: string[]; own: string[] } {
   const byOfficial = new Set(file.officialNotes);

@@ -124,6 +124,18 @@ describe('text report', () => {
     expect(json.files.map((f) => f.officialNotes)).toEqual([['2: RequestHandlerExtra renamed to ServerContext'], undefined, undefined]);
     expect(validateJsonReport(json), JSON.stringify(validateJsonReport.errors)).toBe(true);
   });
+  it("lists a migrated site's notes (what the migration changes for its users): under migrate in a section of their own, under check beneath the site", () => {
+    const result = sampleResult();
+    const reason = "write-once: the handler re-runs from the top; note: a client that fails to answer now fails the call; note: the form asks for 'apiKey', which looks like a secret";
+    result.files[0]!.sites[0] = { ...result.files[0]!.sites[0]!, reason };
+    const migrate = formatTextReport(result, { cwd, command: 'migrate', paths: ['src'] });
+    expect(migrate).toContain("Migrated, with notes to read (1):\n  src/tools.ts:10  elicitation/create (delete_file): a client that fails to answer now fails the call; the form asks for 'apiKey', which looks like a secret\n");
+    expect(formatTextReport(result, { cwd, command: 'migrate', paths: ['src'], dryRun: true })).toContain('Would migrate, with notes to read (1):');
+    const check = formatTextReport(result, { cwd, command: 'check', paths: ['src'] });
+    expect(check).toContain("src/tools.ts:10:5  elicitation/create (delete_file)  migrate\n      note: a client that fails to answer now fails the call\n      note: the form asks for 'apiKey', which looks like a secret\n");
+    // a migrated site without notes has no such section
+    expect(formatTextReport(sampleResult(), { cwd, command: 'migrate', paths: ['src'] })).not.toContain('with notes to read');
+  });
   it('check lists every legacy site with what migrate would do', () => {
     const text = formatTextReport(sampleResult(), { cwd, command: 'check', paths: ['src'] });
     expect(text).toContain('src/tools.ts:10:5  elicitation/create (delete_file)  migrate');

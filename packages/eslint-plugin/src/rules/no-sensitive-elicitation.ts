@@ -20,6 +20,7 @@ import { createRule } from '../utils/create-rule.js';
 import { fileTokenFilter } from '../utils/file-tokens.js';
 
 const ELICIT_METHOD = LEGACY_REQUESTS['elicitation/create'].method;
+const ELICITATION_MESSAGE_FIELD = 'message';
 /** Method names that send a form elicitation: `server.elicitInput`, `ctx.mcpReq.elicitInput`. */
 const ELICIT_CALLS = new Set(
   [...Object.entries(SERVER_METHOD_TO_LEGACY), ...Object.entries(CTX_MCPREQ_METHOD_TO_LEGACY)]
@@ -157,11 +158,16 @@ export default createRule<[], 'sensitiveField'>({
           checkParams(call.arguments[0]);
         }
       },
-      // `{ method: 'elicitation/create', params }`: sendRequest / request / send, raw JSON-RPC, hand-built inputRequests
       ObjectExpression(obj) {
-        if (literalString(findProperty(obj, 'method')?.value) !== ELICIT_METHOD) return;
-        const params = findProperty(obj, 'params');
-        if (params) checkParams(params.value);
+        // `{ method: 'elicitation/create', params }`: sendRequest / request / send, raw JSON-RPC, hand-built inputRequests
+        if (literalString(findProperty(obj, 'method')?.value) === ELICIT_METHOD) {
+          const params = findProperty(obj, 'params');
+          if (params) checkParams(params.value);
+          return;
+        }
+        // the params object itself wherever it is built: a function returning it for
+        // `inputRequired.elicit(setupRequest(ip))` (as mcp-mrtr's migrations write it), a typed constant
+        if (findProperty(obj, REQUESTED_SCHEMA_FIELD) && findProperty(obj, ELICITATION_MESSAGE_FIELD)) checkParams(obj);
       },
     };
   },

@@ -17,8 +17,15 @@ ruleTester.run('no-sensitive-elicitation', testable(rule), {
     `const schema = { properties: { password: { type: 'string', format: 'password' } } }; validate(schema);`,
     V2 + `inputRequired.elicit({ message: 'Name', requestedSchema: z.object({ name: z.string().describe('Your display name') }) });`,
     asJs({ code: `await ctx.mcpReq.elicitInput({ message: 'x', requestedSchema: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } });` }),
+    // the params built by a function (as mcp-mrtr's migrations write them), asking for nothing secret
+    V2 + `const accountRequest = (suggested: string) => ({ mode: 'form' as const, message: 'Account', requestedSchema: { type: 'object' as const, properties: { account: { type: 'string' as const, default: suggested } } } });\nreturn inputRequired({ inputRequests: { account: inputRequired.elicit(accountRequest('a')) } });`,
   ],
   invalid: [
+    {
+      // the params built by a function and passed through a call, as mcp-mrtr's migrations write them
+      code: V2 + `const setupRequest = (ip: string) => ({\n  mode: 'form' as const,\n  message: 'Credentials',\n  requestedSchema: { type: 'object' as const, properties: { apiKey: { type: 'string' as const }, clientIp: { type: 'string' as const, default: ip } } },\n});\nreturn inputRequired({ inputRequests: { setup: inputRequired.elicit(setupRequest('1.2.3.4')) } });`,
+      errors: [{ messageId: 'sensitiveField', line: 6, data: { field: 'apiKey', why: 'field name' } }],
+    },
     {
       // v1 legacy elicitInput on McpServer.server
       code: `const r = await mcp.server.elicitInput({\n  message: 'Connect',\n  requestedSchema: { type: 'object', properties: { apiKey: { type: 'string' }, region: { type: 'string' } } },\n});`,

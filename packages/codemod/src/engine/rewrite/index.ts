@@ -46,6 +46,7 @@ import { withTestsOutsideRun } from './outside-tests.js';
 import { registrationTypeError } from './registration-compiles.js';
 import { TASK_ADVICE, taskAugmentation } from './tasks.js';
 import { timeoutWrapperOf } from './timeout.js';
+import { secretFieldNote } from './secret-fields.js';
 import { addDriver, drivenCallEdit, drivenTestCall, HELPER_DRIVER, testCallObstacle, testCallsObstacle, testCallsOf, type DrivenTestCall } from './test-calls.js';
 import { functionName } from '../reach/index.js';
 import { abbreviate } from './purity.js';
@@ -669,7 +670,7 @@ function emitHandlers(round: PlanRound): void {
         // and every point of this handler asking it (a helper called in two cases of a switch)
         const fromServer = legacyCapabilitiesFallback(site) !== undefined;
         const undeclaredCaught = work.points.filter((p) => p.sites.includes(site)).every((p) => undeclaredFailsIntoCatch(site, p, work, fromServer)) && point !== undefined && (earlier === undefined || earlier.undeclaredCaught === true);
-        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site, point), ...(undeclaredCaught ? { undeclaredCaught } : {}) });
+        decisions.set(site.id, { site, status: 'migrated', key, reason: noteFor(work, point) + (timeoutWrapperOf(site)?.note ?? '') + catchNote(site, point) + secretFieldNote(site), ...(undeclaredCaught ? { undeclaredCaught } : {}) });
       }
     } catch (error) {
       newFailures.set(fn, reasonOf(error));
