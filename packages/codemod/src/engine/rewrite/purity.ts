@@ -14,6 +14,8 @@ const PURE_GLOBAL_CALLS = new Set([
   'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'structuredClone',
 ]);
 const PURE_NAMESPACES = new Set(['Math', 'JSON', 'Object', 'Array', 'Number', 'String', 'path', 'z', 'console', 'Date', 'url', 'URL']);
+/** `path.posix` and `path.win32` hold the same pure functions as `path`. */
+const PATH_VARIANTS = new Set(['posix', 'win32']);
 /** Object methods that mutate their receiver or perform effects, even on a pure namespace. */
 const IMPURE_NAMESPACE_MEMBERS = new Set(['assign', 'defineProperty', 'defineProperties', 'setPrototypeOf', 'freeze', 'seal', 'now', 'random']);
 /** Methods on values (strings, arrays, maps, zod schemas) that do not mutate or perform effects. */
@@ -65,10 +67,34 @@ function effectIn(root: Node, localScope: Node, depth: number): EffectFinding | 
     } else if (Node.isTaggedTemplateExpression(node)) {
       found = { node, description: abbreviate(node.getText()) };
     }
-    if (!found) node.forEachChild(visit);
+    if (!found && !onlyCalledByName(node, localScope)) node.forEachChild(visit);
   };
   visit(root);
   return found;
+}
+
+/**
+ * A function the code defines under a name and only ever calls by that name (`const isAbsolute =
+ * (v) => path.posix.isAbsolute(v)`, then `isAbsolute(p)`): defining it runs nothing, and each call
+ * is judged where it is made, through the function's body (isPureProjectFunction). Its body is not
+ * code of the definition. A function passed as a value (`items.map(f)`, a callback) is not skipped:
+ * its body runs wherever it is handed to. Checked by name within the re-run code (a same-named
+ * identifier used any other way keeps the body in).
+ */
+function onlyCalledByName(node: Node, localScope: Node): boolean {
+  let name: Node | undefined;
+  if (Node.isFunctionDeclaration(node)) name = node.getNameNode();
+  else if ((Node.isArrowFunction(node) || Node.isFunctionExpression(node)) && Node.isVariableDeclaration(node.getParent())) {
+    const declared = (node.getParent() as import('ts-morph').VariableDeclaration).getNameNode();
+    if (Node.isIdentifier(declared)) name = declared;
+  }
+  if (!name) return false;
+  const text = name.getText();
+  const uses = localScope.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id !== name && id.getText() === text);
+  return uses.length > 0 && uses.every((id) => {
+    const parent = id.getParent();
+    return !!parent && Node.isCallExpression(parent) && parent.getExpression() === id;
+  });
 }
 
 function isIncDec(kind: SyntaxKind): boolean {
@@ -112,6 +138,8 @@ function isPureCall(call: Node & { getExpression(): Node }, depth: number): bool
       if (receiver.getText() === 'console') return true;
       return !IMPURE_NAMESPACE_MEMBERS.has(name);
     }
+    // node:path's platform variants: `path.posix.isAbsolute(p)`, `path.win32.join(a, b)`
+    if (Node.isPropertyAccessExpression(receiver) && PATH_VARIANTS.has(receiver.getName()) && receiver.getExpression().getText() === 'path') return true;
     if (PURE_METHODS.has(name)) return true;
     if (name === 'bind' && isFunctionValue(receiver)) return true;
     // `log.debug(...)`, `this.logger.trace(...)`: a repeated debug line changes nothing, like console.*.
