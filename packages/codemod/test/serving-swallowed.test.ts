@@ -134,11 +134,35 @@ export async function closeTicket(server: McpServer, id: string): Promise<string
 }
 `;
 
+// As the tickets server, but the domain module catches the failure and returns it as an error result:
+// the failure is reported to the client, not swallowed into a fallback.
+const REPORTS_SERVER = TICKETS_SERVER.replace("name: 'tickets'", "name: 'reports'").replace('./domains/tickets.js', './domains/reports.js').replace('mod.closeTicket', 'mod.archiveReport').replace("'close_ticket', { description: 'Close a ticket'", "'archive_report', { description: 'Archive a report'").replace("handlerFor('tickets')", "handlerFor('reports')");
+
+const REPORTS_DOMAIN = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+async function confirmArchive(server: McpServer, id: string): Promise<boolean> {
+  const answer = await server.server.elicitInput({
+    message: \`Archive report \${id}?\`,
+    requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+  });
+  return answer.action === 'accept' && answer.content?.confirm === true;
+}
+
+export async function archiveReport(server: McpServer, id: string): Promise<string> {
+  try {
+    if (!(await confirmArchive(server, id))) return \`report \${id} kept\`;
+  } catch (error) {
+    return { content: [{ type: 'text', text: \`could not confirm: \${String(error)}\` }], isError: true } as never;
+  }
+  return \`report \${id} archived\`;
+}
+`;
+
 let project: MigratedProject;
 const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER, 'src/tickets/server.ts': TICKETS_SERVER, 'src/tickets/domains/tickets.ts': TICKETS_DOMAIN });
+  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER, 'src/tickets/server.ts': TICKETS_SERVER, 'src/tickets/domains/tickets.ts': TICKETS_DOMAIN, 'src/reports/server.ts': REPORTS_SERVER, 'src/reports/domains/reports.ts': REPORTS_DOMAIN });
 }, 900_000);
 
 afterAll(removeTempProjects);
@@ -186,6 +210,19 @@ describe('a swallowed request in a module the server loads with a dynamic import
     const hosting = server.sites.find((s) => s.method === 'serving')!;
     expect(hosting).toMatchObject({ line: 27, status: 'flagged' });
     expect(hosting.reason).toContain('not rewritten: a request that stays flagged has its failure swallowed (confirmClose in domains/tickets.ts, caught by a catch clause in confirmClose (domains/tickets.ts))');
+  });
+});
+
+describe('a flagged request whose failure the code returns as an error result', () => {
+  it('keeps the hosting, saying the tool would answer with its error (not that the feature turns off silently)', () => {
+    expect(file('reports/domains/reports.ts').sites.map((s) => [s.line, s.method, s.status])).toEqual([[4, 'elicitation/create', 'flagged']]);
+    const server = file('reports/server.ts');
+    expect(server.output ?? REPORTS_SERVER).toContain('await createServer().connect(new StdioServerTransport());');
+    const hosting = server.sites.find((s) => s.method === 'serving')!;
+    expect(hosting).toMatchObject({ line: 27, status: 'flagged' });
+    expect(hosting.reason).toContain('not rewritten: a request that stays flagged has its failure caught and returned as an error result (confirmArchive in domains/reports.ts, caught by a catch clause in archiveReport (domains/reports.ts))');
+    expect(hosting.reason).toMatch(/a 2026-07-28 request has no session to send it on, so its tool would answer with that error instead of asking, for clients that support the request$/);
+    expect(hosting.reason).not.toContain('silently');
   });
 });
 

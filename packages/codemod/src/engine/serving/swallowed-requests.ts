@@ -24,6 +24,8 @@ export interface SwallowedRequest {
   where: string;
   /** `a catch clause in createServer (server.ts)`. */
   caughtAt: string;
+  /** The catch turns the failure into an error result (`return { ..., isError: true }`): reported to the caller, not silent. */
+  reported: boolean;
 }
 
 /** How many callers up a catch is looked for (request → helper → handler code). */
@@ -47,7 +49,7 @@ export function swallowedRequests(hostingFile: SourceFile, sitesOf: SitesOf): Sw
       const caught = catchOf(site.node, 0, new Set());
       if (!caught) continue;
       const kind = Node.isCatchClause(caught) ? 'a catch clause' : 'a .catch() handler';
-      found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${enclosingFunctionName(caught)} (${fileOf(caught)})` });
+      found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${enclosingFunctionName(caught)} (${fileOf(caught)})`, reported: returnsErrorResult(caught) });
     }
   }
   return found;
@@ -135,6 +137,25 @@ function catchOf(node: Node, depth: number, seen: Set<Node>): Node | undefined {
   return undefined;
 }
 
+/**
+ * The catch gives the failure back as an error result: its block (or its `.catch()` handler's body)
+ * returns an object literal with `isError: true`, as a tool reports a failure to the client.
+ */
+function returnsErrorResult(caught: Node): boolean {
+  const handler = Node.isCallExpression(caught) ? caught.getArguments()[0] : caught;
+  if (!handler) return false;
+  const errorResult = (value: Node | undefined): boolean => {
+    let object = value;
+    while (object && (Node.isParenthesizedExpression(object) || Node.isAsExpression(object) || Node.isSatisfiesExpression(object))) object = object.getExpression();
+    if (!object || !Node.isObjectLiteralExpression(object)) return false;
+    const flag = object.getProperty('isError');
+    return !!flag && Node.isPropertyAssignment(flag) && flag.getInitializer()?.getKind() === SyntaxKind.TrueKeyword;
+  };
+  if ((Node.isArrowFunction(handler) || Node.isFunctionExpression(handler)) && errorResult(handler.getBody())) return true;
+  const inside = (node: Node): boolean => node.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) === (Node.isCatchClause(handler) ? handler.getFirstAncestor((a) => Node.isFunctionLikeDeclaration(a)) : handler);
+  return handler.getDescendantsOfKind(SyntaxKind.ReturnStatement).some((r) => inside(r) && errorResult(r.getExpression()));
+}
+
 /** The catch block ends by throwing (the failure goes on). */
 function rethrows(block: Node): boolean {
   if (!Node.isBlock(block)) return false;
@@ -162,6 +183,16 @@ export function enclosingFunctionName(node: Node): string {
 }
 
 export function swallowedKeptReason(requests: SwallowedRequest[]): string {
-  const shown = requests.slice(0, 3).map((r) => `${r.where}, caught by ${r.caughtAt}`).join('; ') + (requests.length > 3 ? '; ...' : '');
-  return `${requests.length === 1 ? 'a request that stays flagged has its' : `${requests.length} requests that stay flagged have their`} failure swallowed (${shown}): served by ${TARGET.serveStdio} / ${TARGET.createMcpHandler}, a 2026-07-28 request has no session to send it on, so the catch would take its fallback and the feature would silently turn off for clients that support it`;
+  // the silent ones decide the reason: a catch returning an error result reports the failure (the
+  // tool fails where it asked, visibly), one taking a fallback hides it
+  const silent = requests.filter((r) => !r.reported);
+  const named = silent.length > 0 ? silent : requests;
+  const one = named.length === 1;
+  const shown = named.slice(0, 3).map((r) => `${r.where}, caught by ${r.caughtAt}`).join('; ') + (named.length > 3 ? '; ...' : '');
+  const subject = one ? 'a request that stays flagged has its' : `${named.length} requests that stay flagged have their`;
+  const served = `served by ${TARGET.serveStdio} / ${TARGET.createMcpHandler}, a 2026-07-28 request has no session to send it on`;
+  if (silent.length === 0) {
+    return `${subject} failure caught and returned as an error result (${shown}): ${served}, so ${one ? 'its tool' : 'their tools'} would answer with that error instead of asking, for clients that support the request`;
+  }
+  return `${subject} failure swallowed (${shown}): ${served}, so the catch would take its fallback and the feature would silently turn off for clients that support it`;
 }
