@@ -86,7 +86,7 @@ export function createServer(): McpServer {
     for (const site of flagged) {
       expect(site.reason).not.toMatch(/in sequence/);
       // the mutation on the throw's own path, named with the throw it precedes
-      expect(site.reason).toMatch(/^`pendingLinks\.add\(account\)` \(line 12\) runs before the UrlElicitationRequiredError thrown at line 13 and must not repeat, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form$/);
+      expect(site.reason).toMatch(/^`pendingLinks\.add\(account\)` \(line 12\) runs before the UrlElicitationRequiredError thrown at line 13 and may have an effect, so it must run only once, and a UrlElicitationRequiredError is thrown: only rewritten in the write-once form$/);
     }
   });
 

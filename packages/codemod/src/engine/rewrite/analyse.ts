@@ -7,7 +7,7 @@ import { Node, SyntaxKind, type Block, type Statement } from 'ts-morph';
 import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Handler, Site } from '../model.js';
 import { functionWithBody, type FunctionWithBody } from './function-body.js';
-import { firstEffect, abbreviate } from './purity.js';
+import { effectsIn, firstEffect, abbreviate } from './purity.js';
 import { enclosingLoop, planLoop, type LoopPlan } from './loop.js';
 import { definitelyExits, mutuallyExclusive, precedingCode } from './control-flow.js';
 import { awaitedRequest } from './timeout.js';
@@ -278,9 +278,14 @@ function planForms(handler: Handler, fn: FunctionWithBody, body: Block, points: 
   const flagReason = phaseReason ? `${phaseReason}${why}` : undefined;
   for (const point of points) {
     if (phaseReason) break;
-    const effect = firstEffect([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn);
+    // up to three, one per statement: the first may be a call the codemod cannot see into, the next the real effect
+    const effects = effectsIn([...precedingCode(point.statement, body), ...pointOwnCode(point)], fn, 3);
     const before = point.kind === 'url-throw' ? `the UrlElicitationRequiredError thrown at line ${line(point.statement)}` : 'the request';
-    if (effect) phaseReason = `\`${effect.description}\` (line ${line(effect.node)}) runs before ${before} and must not repeat`;
+    if (effects.length > 0) {
+      const named = effects.map((effect) => `\`${effect.description}\` (line ${line(effect.node)})`);
+      const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+      phaseReason = `${list} ${named.length === 1 ? 'runs' : 'run'} before ${before} and may have ${named.length === 1 ? 'an effect, so it must run' : 'effects, so they must run'} only once`;
+    }
   }
   if (!phaseReason) return { handler, fn, body, points, form: 'write-once', sites };
   const obstacle = flagReason ?? phaseReason;

@@ -49,6 +49,17 @@ export function firstEffect(nodes: Node[], localScope: Node, depth = 0): EffectF
   return undefined;
 }
 
+/** The first effect of each of `nodes` that has one, in order, at most `limit`. */
+export function effectsIn(nodes: Node[], localScope: Node, limit: number): EffectFinding[] {
+  const found: EffectFinding[] = [];
+  for (const node of nodes) {
+    const effect = effectIn(node, localScope, 0);
+    if (effect) found.push(effect);
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 function effectIn(root: Node, localScope: Node, depth: number): EffectFinding | undefined {
   let found: EffectFinding | undefined;
   const visit = (node: Node): void => {
