@@ -491,6 +491,39 @@ export function build(server: Server) {
     ]);
   });
 
+  it('a private method bound into an object a method returns, typed by its return type, is called through that member', () => {
+    const project = virtualProject();
+    const main = addSource(project, `${HEAD}
+interface Access { confirm(what: string): Promise<boolean> }
+async function remove(h: Access, what: string): Promise<string> {
+  return (await h.confirm(what)) ? 'removed' : 'kept';
+}
+class FilesHandler {
+  constructor(private readonly server: McpServer) {}
+  private async confirm(what: string): Promise<boolean> {
+    const server = this.server.server;
+    const answer = ${ASK};
+    return answer.action === 'accept';
+  }
+  private access(): Access {
+    return { confirm: this.confirm.bind(this) };
+  }
+  async handle(what: string): Promise<string> {
+    const h = this.access();
+    return remove(h, what);
+  }
+}
+export function build(server: McpServer) {
+  const files = new FilesHandler(server);
+  server.registerTool('remove', { description: 'Remove' }, async () => {
+    const text = await files.handle('a.txt');
+    return { content: [{ type: 'text' as const, text }] };
+  });
+}
+`, '.ts', 'bound-members.ts');
+    expect(reachesOf([main])).toEqual([{ line: 12, file: 'bound-members.ts', handlers: ['remove:3'], contexts: [] }]);
+  });
+
   it("a plugin's typed tools table registered by a loader through the member (registerTool(name, cfg, def.handler))", () => {
     const project = virtualProject();
     const types = addSource(project, `${HEAD}

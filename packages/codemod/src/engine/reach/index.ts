@@ -12,7 +12,7 @@ import { declarationOf, isFunctionNode, nameText, referenceHeldBy, resolveCallee
 import { entryContextOf, isDetachedCall, type EntryContext } from './contexts.js';
 import { dispatchedTools } from './dispatch.js';
 import { wrappedTools } from './wrapped-callbacks.js';
-import { callsThroughMember, memberStoringByName, storedMemberDeclaration } from './members.js';
+import { callsThroughMember, memberStoringByName, storedFunctionExpression, storedMemberDeclaration } from './members.js';
 import { virtualCallReaching } from './virtual-calls.js';
 import { argumentAt, requestParameterIndex } from './context-argument.js';
 import { abbreviate } from '../rewrite/purity.js';
@@ -382,8 +382,8 @@ class CallGraph {
         const properties: Array<[Node, string | undefined]> = [
           ...sf.getDescendantsOfKind(SyntaxKind.ShorthandPropertyAssignment).map((p): [Node, string] => [p, p.getName()]),
           ...sf.getDescendantsOfKind(SyntaxKind.PropertyAssignment).map((p): [Node, string | undefined] => {
-            const init = unwrapExpression(p.getInitializer());
-            return [p, init && Node.isIdentifier(init) ? init.getText() : undefined];
+            const value = storedFunctionExpression(p.getInitializer());
+            return [p, value && Node.isIdentifier(value) ? value.getText() : value && Node.isPropertyAccessExpression(value) ? value.getName() : undefined];
           }),
         ];
         for (const [property, value] of properties) {

@@ -41,13 +41,27 @@ export function memberStoringByName(property: Node, fn: Node): Node | undefined 
     const decl = shorthandValueDeclaration(property);
     value = decl && functionOfDeclaration(decl);
   } else if (Node.isPropertyAssignment(property)) {
-    const init = unwrapExpression(property.getInitializer());
-    value = init && Node.isIdentifier(init) ? resolveCallee(init) : undefined;
+    const init = storedFunctionExpression(property.getInitializer());
+    value = init ? resolveCallee(init) : undefined;
   }
   const object = property.getParent();
   const name = (Node.isShorthandPropertyAssignment(property) || Node.isPropertyAssignment(property)) ? nameText(property.getNameNode()) : undefined;
   if (value !== fn || !name || !object || !Node.isObjectLiteralExpression(object)) return undefined;
   return memberCheckedAgainst(object, name);
+}
+
+/**
+ * The expression naming the function a property stores: `handleCall`, `this.elicitApiKey`, or the
+ * function a `.bind(...)` makes from one (`this.elicitApiKey.bind(this)`, an object of bound methods
+ * handed to helpers). Undefined for any other value.
+ */
+export function storedFunctionExpression(initializer: Node | undefined): Node | undefined {
+  let value = unwrapExpression(initializer);
+  if (value && Node.isCallExpression(value)) {
+    const callee = unwrapExpression(value.getExpression());
+    value = callee && Node.isPropertyAccessExpression(callee) && callee.getName() === 'bind' ? unwrapExpression(callee.getExpression()) : undefined;
+  }
+  return value && (Node.isIdentifier(value) || Node.isPropertyAccessExpression(value)) ? value : undefined;
 }
 
 /** The member declaration, in project code, that `object`'s property `name` is checked against (its contextual type's property). */
