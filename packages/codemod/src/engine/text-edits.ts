@@ -1,9 +1,9 @@
 /**
  * The one edit toolkit of the engine: text edits on original source positions (collected first,
  * applied once per file, overlaps refused), and the indentation and statement-range helpers the
- * rewrite and serving stages place their edits with.
+ * rewrite and serving stages place their edits with, and moved statements' comments.
  */
-import type { Node, SourceFile } from 'ts-morph';
+import type { Node, SourceFile, Statement } from 'ts-morph';
 
 export interface TextEdit {
   start: number;
@@ -65,4 +65,15 @@ export function statementRange(sourceFile: SourceFile, node: Node): { start: num
 export function indentUnit(sourceFile: SourceFile): string {
   // a doc comment's ` * ` continuation lines are not indentation
   return /\n( +|\t)(?!\*)\S/.exec(sourceFile.getFullText())?.[1] ?? '  ';
+}
+
+/**
+ * A statement moved into generated code, with the comments that go with it: those on the lines
+ * above it and the one ending its last line. Its text is taken without them (`getText()`), and the
+ * code it moves into is new: left behind, they would be dropped with the old body.
+ */
+export function withComments(statement: Statement, text: string): string[] {
+  const leading = statement.getLeadingCommentRanges().map((range) => range.getText());
+  const trailing = statement.getTrailingCommentRanges().map((range) => range.getText());
+  return [...leading, trailing.length > 0 ? `${text} ${trailing.join(' ')}` : text];
 }

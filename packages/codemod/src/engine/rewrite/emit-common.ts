@@ -4,7 +4,7 @@
  * rewriting, re-indenting moved code, scoping a replacement inside a `case` clause and the end of
  * the phase switch.
  */
-import { Node, type Statement } from 'ts-morph';
+import { Node } from 'ts-morph';
 import type { RequestPoint } from './points.js';
 import { quote } from './text.js';
 import { capabilitiesExpression, type AnswerReaders, type EmitEnv, type NameAllocator } from './emit.js';
@@ -64,17 +64,6 @@ export function reindent(node: Node, text: string, extra: string): string {
  * A point directly in a `case` clause whose replacement declares names of its own gets a block, so
  * the names stay out of the other clauses' scope (and `no-case-declarations` stays quiet).
  */
-/**
- * A statement moved into generated code, with the comments that go with it: those on the lines
- * above it and the one ending its last line. Its text is taken without them (`getText()`), and the
- * code it moves into is new: left behind, they would be dropped with the old body.
- */
-export function withComments(statement: Statement, text: string): string[] {
-  const leading = statement.getLeadingCommentRanges().map((range) => range.getText());
-  const trailing = statement.getTrailingCommentRanges().map((range) => range.getText());
-  return [...leading, trailing.length > 0 ? `${text} ${trailing.join(' ')}` : text];
-}
-
 export function caseScoped(point: Pick<RequestPoint, 'statement'>, lines: string[], indent: string): string {
   const parent = point.statement.getParent();
   const inCase = parent && (Node.isCaseClause(parent) || Node.isDefaultClause(parent));

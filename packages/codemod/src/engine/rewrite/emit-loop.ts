@@ -12,7 +12,7 @@ import type { HandlerWork } from './analyse.js';
 import { contextAccess, freeName } from './context.js';
 import { planRead, unplanned, type EmitEnv } from './emit.js';
 import { plannedLive } from './emit-checks.js';
-import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, withComments, type FileWork } from './emit-common.js';
+import { capabilityEdits, caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
 import { answerRead, askWithState, baseName } from './emit-point.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { LOOP_ROUND_CAP, type LoopPlan } from './loop.js';
@@ -20,7 +20,7 @@ import type { RequestPoint } from './points.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
 import { flavourOf } from './module-flavour.js';
 import { hoistRequests } from './emit-requests.js';
-import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { indentOf, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
 export function emitLoopHandler(work: HandlerWork, fw: FileWork): TextEdit[] {

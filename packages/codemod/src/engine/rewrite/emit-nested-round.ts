@@ -22,7 +22,7 @@ import type { ContextAccess } from './context.js';
 import { freeName } from './context.js';
 import type { EmitEnv } from './emit.js';
 import { askWithState } from './emit-point.js';
-import { explainOnce, pascal, reindent, withComments, type FileWork } from './emit-common.js';
+import { explainOnce, pascal, reindent, type FileWork } from './emit-common.js';
 import { hoistRequests } from './emit-requests.js';
 import type { HelperWork } from './helper.js';
 import { stateField, stateKeyOf } from './live.js';
@@ -30,7 +30,7 @@ import type { NestedRound } from './nested-round.js';
 import type { RequestPoint } from './points.js';
 import { plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
-import { applyEdits, indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { applyEdits, indentOf, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
 function inside(edit: TextEdit, start: number, end: number): boolean {

@@ -15,11 +15,11 @@ import { askWithState, helperCallText, pointLines, readLines, transitionLines } 
 import type { HelperWork } from './helper.js';
 import { RESULT_TYPE } from './emit-loop.js';
 import { hoistRequests } from './emit-requests.js';
-import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, withComments, type FileWork } from './emit-common.js';
+import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type FileWork } from './emit-common.js';
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { answerTypes, plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
-import { indentOf, textWithEdits, type TextEdit } from '../text-edits.js';
+import { indentOf, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
 /** One handler's phase form: what its phase blocks and continuation functions are written from. */
@@ -108,6 +108,11 @@ function stateTypeLine(form: PhaseForm, typeName: string, knownTypes: Map<string
     return `{ ${fields.join('; ')} }`;
   });
   return `type ${typeName} = ${variants.join(' | ')};`;
+}
+
+/** The comments on the lines above a statement (its text is taken without them). */
+function leadingComments(statement: Node): string[] {
+  return statement.getLeadingCommentRanges().map((range) => range.getText());
 }
 
 /** A moved statement's text, with the capability edits inside it applied. */
@@ -237,6 +242,7 @@ function continuationLines(form: PhaseForm): string[] {
     if (ts) fw.types.add(resultType!).add('InputRequiredResult');
     const body = [
       ...narrowingGuards(statements.slice(0, idx[j]), statements.slice(idx[j]!), form.live[j]!, work.fn),
+      ...leadingComments(form.anchors[j]!),
       anchorText(form, j, readLines(point, scoped, askWithState(scoped, stateObject(form, j, form.digestExpr), CODEC_EXPORT), undefined, resuming), false),
       ...segmentAfter(form, j + 1).flatMap((st) => withComments(st, segText(form, st, ''))),
       ...(j + 1 < n ? forward(form, j + 1, scoped, form.digestExpr) : []),
@@ -265,6 +271,8 @@ function phaseBlockLines(form: PhaseForm): string[] {
     } else if (k > 0) {
       bodyLines.push(...restoreLines(form, k - 1));
       bodyLines.push(...narrowingGuards(statements.slice(0, idx[k - 1]), statements.slice(idx[k - 1]!), form.live[k - 1]!, work.fn));
+      // the comments above the request's statement go with the statement that now reads its answer
+      bodyLines.push(...leadingComments(form.anchors[k - 1]!));
       bodyLines.push(...resumeLines(form, k - 1, scoped));
     }
     if (!resumesShared) {
