@@ -5,8 +5,8 @@
  * server code and serve as the positive control instead (see
  * packages/codemod/test/false-positives/corpus.ts for what counts as a site).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,8 +104,19 @@ describe('plugin strict config: no findings on real non-MCP code', () => {
     expect(outputs.length).toBeGreaterThan(0);
     const { findings, fatal } = lint(outputs);
     expect(fatal).toEqual([]);
+    // A leftover a case lists in its case.json (`lint.output`: a form asking for a secret, carried over
+    // from the input as the user wrote it) is a true positive, expected by that case's own test.
+    const listed = outputs.flatMap((file) => {
+      const caseJson = file.replace(/\.output\.[cm]?[jt]s$/, '.case.json');
+      const output = existsSync(caseJson) ? ((JSON.parse(readFileSync(caseJson, 'utf8')) as { lint?: { output?: Array<{ ruleId: string; line: number }> } }).lint?.output ?? []) : [];
+      return output.map((f) => `${basename(file)}:${f.line}: ${f.ruleId}`);
+    });
+    const isListed = (finding: string) => listed.some((l) => {
+      const [where, ruleId] = l.split(': ');
+      return finding.includes(`/${where}:`) && finding.includes(` ${ruleId} `);
+    });
     // Sampling and roots stay deprecated (SEP-2577) in MRTR form too: that warning is a true positive.
-    expect(findings.filter((f) => !f.includes('@mcp-mrtr/no-deprecated-client-features'))).toEqual([]);
+    expect(findings.filter((f) => !f.includes('@mcp-mrtr/no-deprecated-client-features') && !isListed(f))).toEqual([]);
     scanned['mrtr-fixture-outputs'] = outputs.length;
   });
 
