@@ -93,17 +93,7 @@ export function formatTextReport(result: MigrationResult, options: TextReportOpt
     out.push(`  ${would ? 'would flag   ' : 'flagged '}  ${String(summary.sitesFlagged).padStart(4)}${flagged.length ? `   (${byKind(flagged.map((x) => x.site))})` : ''}`);
   }
 
-  if (check && all.length > 0) {
-    out.push('', c.bold('Legacy sites and what `mcp-mrtr migrate` would do:'));
-    for (const { file, site } of all) {
-      const where = `${rel(file.path)}:${site.line}:${site.column}`;
-      const verdict = site.status === 'migrated' ? c.green('migrate') : c.yellow(`flag: ${site.reason ?? 'no reason given'}`);
-      out.push(`  ${where}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${verdict}`);
-      if (site.status === 'flagged' && site.advice) out.push(`      ${c.dim(site.advice)}`);
-      if (site.status === 'migrated') for (const note of migratedNotes(site)) out.push(`      ${c.dim(`note: ${note}`)}`);
-      out.push(...callerLines(site));
-    }
-  }
+  if (check && all.length > 0) out.push('', c.bold('Legacy sites and what `mcp-mrtr migrate` would do:'), ...all.flatMap(({ file, site }) => checkSiteLines(rel(file.path), site, c)));
 
   if (suppressed.length > 0) {
     out.push('', c.bold(`Suppressed with ${SUPPRESSION_DIRECTIVE} (${suppressed.length}), ${check ? 'not counted' : 'left as they are, unmarked'}:`));
@@ -232,6 +222,15 @@ const SKIP_LABELS: Partial<Record<SkipKind, [string, string]>> = {
 };
 
 /** `2 paths ignored by .gitignore, 1 symbolic link (not followed)`; node_modules and build output go unmentioned. */
+/** One site under `check`: where, what migrate would do (with the advice or the notes), and its callers. */
+function checkSiteLines(file: string, site: SiteResult, c: ReturnType<typeof colours>): string[] {
+  const verdict = site.status === 'migrated' ? c.green('migrate') : c.yellow(`flag: ${site.reason ?? 'no reason given'}`);
+  const lines = [`  ${file}:${site.line}:${site.column}  ${site.method}${site.handler ? ` (${site.handler})` : ''}  ${verdict}`];
+  if (site.status === 'flagged' && site.advice) lines.push(`      ${c.dim(site.advice)}`);
+  if (site.status === 'migrated') for (const note of migratedNotes(site)) lines.push(`      ${c.dim(`note: ${note}`)}`);
+  return [...lines, ...callerLines(site)];
+}
+
 /** The notes of a migrated site's reason (`...; note: ...`): what the migration changes for the code's users. */
 function migratedNotes(site: SiteResult): string[] {
   return (site.reason ?? '').split('; note: ').slice(1);
