@@ -4,7 +4,7 @@
  * `console.*` is treated as benign (a repeated debug line does not change behaviour);
  * MCP notifications (`ctx.mcpReq.log`, `sendLoggingMessage`) are effects.
  */
-import { Node, SyntaxKind } from 'ts-morph';
+import { Node, SyntaxKind, type VariableDeclaration } from 'ts-morph';
 import { functionOfDeclaration, declarationOf, unwrapExpression } from '../find/index.js';
 import { isMemoisingFunction } from './memoised.js';
 
@@ -96,7 +96,7 @@ function onlyCalledByName(node: Node, localScope: Node): boolean {
   let name: Node | undefined;
   if (Node.isFunctionDeclaration(node)) name = node.getNameNode();
   else if ((Node.isArrowFunction(node) || Node.isFunctionExpression(node)) && Node.isVariableDeclaration(node.getParent())) {
-    const declared = (node.getParent() as import('ts-morph').VariableDeclaration).getNameNode();
+    const declared = (node.getParent() as VariableDeclaration).getNameNode();
     if (Node.isIdentifier(declared)) name = declared;
   }
   if (!name) return false;

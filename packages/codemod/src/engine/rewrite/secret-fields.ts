@@ -8,6 +8,7 @@
 import { Node } from 'ts-morph';
 import { ELICITATION_MODE_FIELD, ELICITATION_URL_MODE, REQUESTED_SCHEMA_FIELD, SECRET_SCHEMA_FORMATS, URL_ELICIT_BUILDER, looksSecret } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
+import { unwrapExpression } from '../find/index.js';
 
 /** `node`, or the object literal a `const` it names was initialised with. */
 function objectLiteral(node: Node | undefined): Node | undefined {
@@ -16,8 +17,8 @@ function objectLiteral(node: Node | undefined): Node | undefined {
     const declaration = value.getSymbol()?.getValueDeclaration();
     value = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
   }
-  while (value && (Node.isParenthesizedExpression(value) || Node.isAsExpression(value) || Node.isSatisfiesExpression(value))) value = value.getExpression();
-  return value && Node.isObjectLiteralExpression(value) ? value : undefined;
+  const object = unwrapExpression(value);
+  return object && Node.isObjectLiteralExpression(object) ? object : undefined;
 }
 
 function propertyNamed(object: Node, name: string): Node | undefined {
