@@ -158,11 +158,22 @@ export async function archiveReport(server: McpServer, id: string): Promise<stri
 }
 `;
 
+// The tickets server hosted over Streamable HTTP (v1's StreamableHTTPServerTransport, which the upgrade
+// renames): the hosting is kept for the same reason, and the reason names the class as the file does.
+const TICKETS_HTTP_SERVER = TICKETS_SERVER.replace("import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';", "import { createServer as createHttpServer } from 'node:http';\nimport { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';").replace(
+  'await createServer().connect(new StdioServerTransport());',
+  `createHttpServer(async (req, res) => {
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await createServer().connect(transport);
+  await transport.handleRequest(req, res);
+}).listen(3000);`,
+);
+
 let project: MigratedProject;
 const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER, 'src/tickets/server.ts': TICKETS_SERVER, 'src/tickets/domains/tickets.ts': TICKETS_DOMAIN, 'src/reports/server.ts': REPORTS_SERVER, 'src/reports/domains/reports.ts': REPORTS_DOMAIN });
+  project = await migrateTempProject('swallowed', { 'src/notes/sampling.ts': SAMPLING, 'src/notes/server.ts': SERVER, 'src/clock/server.ts': OTHER, 'src/tickets/server.ts': TICKETS_SERVER, 'src/tickets/domains/tickets.ts': TICKETS_DOMAIN, 'src/reports/server.ts': REPORTS_SERVER, 'src/reports/domains/reports.ts': REPORTS_DOMAIN, 'src/tickets-http/server.ts': TICKETS_HTTP_SERVER, 'src/tickets-http/domains/tickets.ts': TICKETS_DOMAIN });
 }, 900_000);
 
 afterAll(removeTempProjects);
@@ -210,6 +221,15 @@ describe('a swallowed request in a module the server loads with a dynamic import
     const hosting = server.sites.find((s) => s.method === 'serving')!;
     expect(hosting).toMatchObject({ line: 27, status: 'flagged' });
     expect(hosting.reason).toContain('not rewritten: a request that stays flagged has its failure swallowed (confirmClose in domains/tickets.ts, caught by a catch clause in confirmClose (domains/tickets.ts))');
+  });
+});
+
+describe('HTTP hosting kept for a swallowed request', () => {
+  it('names the transport class as the user wrote it (v1 StreamableHTTPServerTransport), not by the name the upgrade gave it', () => {
+    const server = file('tickets-http/server.ts');
+    const hosting = server.sites.find((s) => s.method === 'serving')!;
+    expect(hosting.status).toBe('flagged');
+    expect(hosting.reason).toMatch(/^StreamableHTTPServerTransport hosting serves the 2025 era only; not rewritten: a request that stays flagged has its failure swallowed \(confirmClose in domains\/tickets\.ts/);
   });
 });
 

@@ -620,6 +620,8 @@ export const HTTP_TRANSPORTS: readonly string[] = [
   'WebStandardStreamableHTTPServerTransport',
 ];
 export const SSE_TRANSPORTS: readonly string[] = ['SSEServerTransport'];
+/** The v1 name of a transport class the v1-to-v2 upgrade renames (reports name what the user's file says). */
+export const V1_TRANSPORT_NAMES: Readonly<Record<string, string>> = { NodeStreamableHTTPServerTransport: 'StreamableHTTPServerTransport' };
 /** HTTP transports whose `handleRequest(req, res, body?)` takes Node.js objects (the rest take a web `Request`). */
 export const NODE_HTTP_TRANSPORTS: readonly string[] = ['StreamableHTTPServerTransport', 'NodeStreamableHTTPServerTransport'];
 /** Per-request entry of an HTTP transport, and the transport options that keep it stateless. */

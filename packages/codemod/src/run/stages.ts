@@ -4,6 +4,7 @@
  * them one after the other; a test can swap the list through `RunEnv.stages`.
  */
 import { ts, type Node, type SourceFile } from 'ts-morph';
+import { V1_TRANSPORT_NAMES } from '@mcp-mrtr/surface';
 import { findRegistrations, findSites } from '../engine/find/index.js';
 import { buildLineMap, originalLineAfter } from '../engine/line-map.js';
 import { withOriginalLines } from '../engine/report-lines.js';
@@ -235,7 +236,7 @@ export function servingStage(state: RunState): void {
   const originalLines = originalLineAfter(state.fileByPath, state.preRewrite);
   const reported = new Set<Node>();
   const add = (filePath: string, findings: ServingFinding[]) => {
-    if (findings.length > 0) serving.set(filePath, [...(serving.get(filePath) ?? []), ...findings]);
+    if (findings.length > 0) serving.set(filePath, [...(serving.get(filePath) ?? []), ...findings.map((f) => asWritten(f, state.fileByPath.get(filePath)?.original))]);
   };
   for (const file of loaded) {
     if (file.failed) continue;
@@ -319,3 +320,15 @@ function originalColumn(file: LoadedFile, site: Site, linesOf: (file: LoadedFile
   return Math.max(1, site.column - indent(currentLine) + indent(originalLine));
 }
 
+/**
+ * A serving finding that names a transport class by the name the upgrade gave it
+ * (`NodeStreamableHTTPServerTransport ...`) names it as the user's file does, when that file had the
+ * v1 name and not the v2 one: the report describes the code the user ran the codemod on.
+ */
+function asWritten(finding: ServingFinding, original: string | undefined): ServingFinding {
+  if (original === undefined) return finding;
+  for (const [v2, v1] of Object.entries(V1_TRANSPORT_NAMES)) {
+    if (finding.reason.startsWith(`${v2} `) && !original.includes(v2) && original.includes(v1)) return { ...finding, reason: `${v1}${finding.reason.slice(v2.length)}` };
+  }
+  return finding;
+}
