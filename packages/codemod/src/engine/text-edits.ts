@@ -73,7 +73,12 @@ export function indentUnit(sourceFile: SourceFile): string {
  * code it moves into is new: left behind, they would be dropped with the old body.
  */
 export function withComments(statement: Statement, text: string): string[] {
-  const leading = statement.getLeadingCommentRanges().map((range) => range.getText());
+  const leading = leadingComments(statement);
   const trailing = statement.getTrailingCommentRanges().map((range) => range.getText());
   return [...leading, trailing.length > 0 ? `${text} ${trailing.join(' ')}` : text];
+}
+
+/** The comments on the lines above a statement (its `getText()` leaves them out). */
+export function leadingComments(statement: Node): string[] {
+  return statement.getLeadingCommentRanges().map((range) => range.getText());
 }

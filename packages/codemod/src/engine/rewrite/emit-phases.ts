@@ -19,7 +19,7 @@ import { caseScoped, explainOnce, pascal, reindent, unknownPhaseLines, type File
 import { declaredIn, stateField, stateKeyOf, type LiveVar } from './live.js';
 import { answerTypes, plannedLive } from './emit-checks.js';
 import { CODEC_EXPORT, DIGEST_EXPORT } from './state-module.js';
-import { indentOf, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
+import { indentOf, leadingComments, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
 import { quote } from './text.js';
 
 /** One handler's phase form: what its phase blocks and continuation functions are written from. */
@@ -108,11 +108,6 @@ function stateTypeLine(form: PhaseForm, typeName: string, knownTypes: Map<string
     return `{ ${fields.join('; ')} }`;
   });
   return `type ${typeName} = ${variants.join(' | ')};`;
-}
-
-/** The comments on the lines above a statement (its text is taken without them). */
-function leadingComments(statement: Node): string[] {
-  return statement.getLeadingCommentRanges().map((range) => range.getText());
 }
 
 /** A moved statement's text, with the capability edits inside it applied. */

@@ -25,7 +25,7 @@ import { definitelyExits } from './control-flow.js';
 import { enclosingFunction } from './points.js';
 import { testCallsDriven } from './test-calls.js';
 import { contextlessCallers } from './contextless-calls.js';
-import { indentOf, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
+import { indentOf, leadingComments, textWithEdits, withComments, type TextEdit } from '../text-edits.js';
 import { shareRequests, type SharedRequests } from './shared-request.js';
 import { helperCopyFor, type HelperCopy, type KeptFor } from './helper-copy.js';
 import { handlerKey } from './unmigrated-callers.js';
@@ -506,7 +506,7 @@ function inlinedText(c: Candidate, site: CallSite, shared: TextEdit[]): string {
   const tail = last && Node.isReturnStatement(last) ? last : undefined;
   for (const s of statements) if (s !== tail) lines.push(...withComments(s, textOf(s)).map(reindent));
   // the comments above the final return document the value it binds
-  if (tail) lines.push(...tail.getLeadingCommentRanges().map((range) => reindent(range.getText())));
+  if (tail) lines.push(...leadingComments(tail).map(reindent));
   const returned = tail?.getExpression();
   const value = returned && textOf(returned);
   const returnType = (c.fn as unknown as { getReturnTypeNode?: () => Node | undefined }).getReturnTypeNode?.()?.getText();
