@@ -97,6 +97,21 @@ describe('migrateProject: output conventions', () => {
     expect(tool!.output).toContain(`'@modelcontextprotocol/server'`);
   });
 
+  it('keeps each line\'s own ending in a file whose lines end both ways, for the lines it does not change', async () => {
+    // CRLF on every other line: the upgrade rewrites the import, the rewrite the handler
+    const lines = V1_TOOL.split('\n');
+    const mixed = lines.map((line, i) => (i === lines.length - 1 ? line : line + (i % 2 === 0 ? '\r\n' : '\n'))).join('');
+    const dir = tree({ 'src/tool.ts': mixed });
+    const tool = (await migrateProject(['src'], { cwd: dir })).files.find((f) => f.path.endsWith('tool.ts'));
+    expect(tool!.sites.map((s) => s.status)).toEqual(['migrated']);
+    const endings = (text: string) => new Map(text.split('\n').map((line) => [line.replace(/\r$/, ''), line.endsWith('\r')]));
+    const before = endings(mixed);
+    const after = endings(tool!.output!);
+    const kept = [...after].filter(([line]) => line.trim().length > 2 && before.has(line));
+    expect(kept.length).toBeGreaterThan(3);
+    for (const [line, crlf] of kept) expect([line, crlf]).toEqual([line, before.get(line)]);
+  });
+
   it('keeps a shebang and reports lines of the original file', async () => {
     const dir = tree({ 'src/cli.ts': `#!/usr/bin/env node\n${V1_TIMER}` });
     const [file] = (await migrateProject(['src'], { cwd: dir })).files;

@@ -43,11 +43,54 @@ export function splitSource(text: string): DecodedSource {
   return { body, bom, shebang, crlf };
 }
 
-/** Re-assembles a file from a (possibly rewritten) body in the original's conventions. */
+/**
+ * Re-assembles a file from a (possibly rewritten) body in the original's conventions. A file whose
+ * lines end both ways keeps each line's own ending where the line is still there: rewriting every
+ * line to the file's usual ending would show every untouched line as changed.
+ */
 export function joinSource(source: DecodedSource, body: string): string {
-  let text = body;
-  if (source.crlf) text = text.replace(/\r?\n/g, '\r\n');
+  const eol = source.crlf ? '\r\n' : '\n';
+  const crlfs = countCrlf(source.body);
+  const mixed = crlfs > 0 && crlfs < countLf(source.body);
+  const text = mixed ? withOriginalEndings(source.body, body, eol) : source.crlf ? body.replace(/\r?\n/g, '\r\n') : body;
   return (source.bom ? '\uFEFF' : '') + source.shebang + text;
+}
+
+/** How far ahead in the original a line of the new text is looked for. */
+const LINE_LOOKAHEAD = 400;
+
+/**
+ * `body` with each of its lines that is a line of `original` (the same text, found in order) ended
+ * as it was there, and every other line with `eol`. Lines are matched from both ends first, then in
+ * order within a window.
+ */
+export function withOriginalEndings(original: string, body: string, eol: string): string {
+  const old = original.split('\n');
+  const oldText = old.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  // the ending of old line i (none for the last, which has no line break after it)
+  const oldEol = old.map((line, i) => (i === old.length - 1 ? '' : line.endsWith('\r') ? '\r\n' : '\n'));
+  const lines = body.split(/\r?\n/);
+  const endings: string[] = lines.map((_, i) => (i === lines.length - 1 ? '' : eol));
+  let head = 0;
+  while (head < lines.length - 1 && head < old.length - 1 && lines[head] === oldText[head]) {
+    endings[head] = oldEol[head]!;
+    head++;
+  }
+  let tail = 1;
+  while (tail < lines.length - head && tail < old.length - head && lines[lines.length - 1 - tail] === oldText[old.length - 1 - tail]) {
+    endings[lines.length - 1 - tail] = oldEol[old.length - 1 - tail]!;
+    tail++;
+  }
+  let from = head;
+  for (let i = head; i < lines.length - tail; i++) {
+    for (let j = from; j < Math.min(old.length - tail, from + LINE_LOOKAHEAD); j++) {
+      if (oldText[j] !== lines[i]) continue;
+      endings[i] = oldEol[j]!;
+      from = j + 1;
+      break;
+    }
+  }
+  return lines.map((line, i) => line + endings[i]).join('');
 }
 
 function countLf(text: string): number {
