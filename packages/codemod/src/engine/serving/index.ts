@@ -22,6 +22,7 @@ import { rewriteHttpHosting, transportClassOf } from './http.js';
 import { connectCalls, rewriteStdioConnect } from './stdio.js';
 import { hostingKeptReason, type SessionCapabilityRead } from './capability-guards.js';
 import { swallowedKeptReason, swallowedRequests, type SitesOf } from './swallowed-requests.js';
+import { hookedKeptReason, hookedRequests } from './hooked-requests.js';
 import { unfollowedFinding, unfollowedKeptReason, unfollowedReferences } from './unfollowed-references.js';
 
 export { SERVING_ADVICE, type ServingFinding } from './findings.js';
@@ -34,6 +35,8 @@ const ALL_TRANSPORTS = [...LEGACY_TRANSPORTS, ...HTTP_TRANSPORTS, ...SSE_TRANSPO
  * while there are any, switching the hosting would turn their features off for 2026-07-28 clients,
  * so every hosting is flagged with that reason instead. So it is while a request the run left in
  * place has its failure swallowed (swallowed-requests.ts): the fallback would silently replace it.
+ * So it is while a request the run left in place runs from a session's hook or a notification
+ * handler (hooked-requests.ts): a 2026-07-28 request runs no hook and has no session to ask on.
  * So it is too while the served files read a legacy request method through a reference the find
  * stage does not follow (unfollowed-references.ts): those requests would throw; each such reference
  * is returned as a flagged finding with its legacy method, its node in the file it is in.
@@ -44,10 +47,12 @@ export function applyServingRewrites(sourceFile: SourceFile, ctx: FindContext, s
   const text = sourceFile.getFullText();
   const mentionsTransport = ALL_TRANSPORTS.some((t) => text.includes(t));
   const findings: ServingFinding[] = [];
-  const swallowed = mentionsTransport && sessionReads.length === 0 ? swallowedRequests(sourceFile, sitesOf) : [];
+  const hooked = mentionsTransport && sessionReads.length === 0 ? hookedRequests(sourceFile, sitesOf) : [];
+  const swallowed = mentionsTransport && sessionReads.length === 0 && hooked.length === 0 ? swallowedRequests(sourceFile, sitesOf) : [];
   const unfollowed = mentionsTransport ? unfollowedReferences(sourceFile, sitesOf, ctx) : [];
-  if (mentionsTransport && (sessionReads.length > 0 || swallowed.length > 0 || unfollowed.length > 0)) {
-    const kept = sessionReads.length > 0 ? hostingKeptReason(sessionReads) : swallowed.length > 0 ? swallowedKeptReason(swallowed) : unfollowedKeptReason(unfollowed);
+  if (mentionsTransport && (sessionReads.length > 0 || hooked.length > 0 || swallowed.length > 0 || unfollowed.length > 0)) {
+    const kept =
+      sessionReads.length > 0 ? hostingKeptReason(sessionReads) : hooked.length > 0 ? hookedKeptReason(hooked) : swallowed.length > 0 ? swallowedKeptReason(swallowed) : unfollowedKeptReason(unfollowed);
     for (const connect of connectCalls(sourceFile)) findings.push(flag(connect, `server.connect(new StdioServerTransport()) serves the 2025 era only; not rewritten: ${kept}`, SERVING_ADVICE.stdio));
     const served = servedTransports(sourceFile, ctx);
     for (const created of sourceFile.getDescendantsOfKind(SyntaxKind.NewExpression)) {
