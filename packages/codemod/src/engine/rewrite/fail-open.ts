@@ -1,11 +1,14 @@
 /**
- * A sampling or roots request inside a try whose catch falls back instead of failing. Under the
- * legacy protocol a client that declares the capability and refuses such a request answers with an
- * error (a user rejecting a sampling request is a JSON-RPC error, not a result), so the catch is the
- * code's ordinary refusal path. An MRTR answer cannot be an error, and on 2025-era connections the
- * SDK fails the whole call when a pushed request fails: the fallback would be lost, so the site is
+ * A sampling request inside a try whose catch falls back instead of failing. Under the legacy
+ * protocol a client that declares sampling and refuses the request answers with an error (a user
+ * rejecting a sampling request is a JSON-RPC error, not a result), so the catch is the code's
+ * ordinary refusal path. An MRTR answer cannot be an error, and on 2025-era connections the SDK
+ * fails the whole call when a pushed request fails: the fallback would be lost, so the site is
  * flagged. Elicitation refuses with an answer (decline / cancel), which still reaches the code after
- * the request, and a catch that always rethrows fails the call either way.
+ * the request; a roots request has no refusal (a client that declares roots lists them), so its
+ * catch is there for the client that cannot list roots, which the migrated capability check still
+ * sends into it. Both are migrated with a note that a client failing to answer now fails the call.
+ * A catch that always rethrows fails the call either way.
  */
 import { Node, SyntaxKind, type Block, type CatchClause, type TryStatement } from 'ts-morph';
 import type { Site } from '../model.js';
@@ -14,14 +17,13 @@ import { line, siteLabel, type RequestPoint } from './points.js';
 
 /** Why `site`'s fallback would be lost, or undefined. */
 export function lostFailureFallback(site: Site): string | undefined {
-  if (site.method !== 'sampling/createMessage' && site.method !== 'roots/list') return undefined;
+  if (site.method !== 'sampling/createMessage') return undefined;
   for (const parent of enclosingTries(site.node)) {
     const clause = parent.getCatchClause();
     if (!clause || alwaysThrows(clause.getBlock())) continue;
-    const refused = site.method === 'sampling/createMessage' ? 'refuses or fails the sampling request' : 'fails the roots request';
     return (
       `${siteLabel(site)} is inside a try (line ${line(parent)}) whose catch (line ${line(clause)}) falls back when it fails: ` +
-      `a client that declares the capability and ${refused} answers with an error, which this catch handles; ` +
+      `a client that declares sampling and refuses or fails the request (a user rejecting it) answers with an error, which this catch handles; ` +
       `an MRTR answer cannot be an error (on 2025-era connections the failed request would fail the whole call), so that fallback would be lost`
     );
   }
