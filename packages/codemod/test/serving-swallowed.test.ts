@@ -2,7 +2,7 @@
  * Hosting and requests that fail open: a request the run leaves flagged, whose failure the code
  * swallows (a helper awaited in `try { ... } catch {}` by the handler), would fail for every
  * 2026-07-28 client once the hosting is `serveStdio` (no session to send it on), and the catch
- * would silently take its fallback. Such hosting is flagged with that reason, not switched; a
+ * would take its fallback. Such hosting is flagged with that reason, not switched; a
  * server elsewhere in the run that does not import those requests is still switched.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -197,7 +197,7 @@ describe('flagged requests whose failure is swallowed keep the hosting as it is'
     expect(hosting.reason).toContain(
       'not rewritten: 2 requests that stay flagged have their failure swallowed (summarize in sampling.ts, caught by a catch clause in createServer (server.ts); tag in sampling.ts, caught by a catch clause in createServer (server.ts))',
     );
-    expect(hosting.reason).toMatch(/a 2026-07-28 request has no session to send it on, so the catch would take its fallback and the feature would silently turn off for clients that support it$/);
+    expect(hosting.reason).toMatch(/a 2026-07-28 request has no session to send it on, so the catch would take its fallback instead and the feature would turn off for clients that support it$/);
   });
 
   it('still switches a server of the same run that does not import those requests', () => {

@@ -50,6 +50,12 @@ export function withReadingFile<T>(file: SourceFile | undefined, fn: () => T): T
   }
 }
 
+/** `reportLineIn(sourceFile, line)`, as `N of file.ts` when `sourceFile` is another file than the one the reason is read in. */
+export function reportPlaceIn(sourceFile: SourceFile, line: number): number | string {
+  const mapped = reportLineIn(sourceFile, line);
+  return reading && sourceFile !== reading ? `${mapped} of ${sourceFile.getBaseName()}` : mapped;
+}
+
 /** `reportLine(node)`, as `N of file.ts` when `node` is in another file than the one the reason is read in. */
 export function reportPlace(node: Node): number | string {
   const line = reportLine(node);

@@ -142,7 +142,11 @@ export function planHandler(handler: Handler, entries: Array<{ site: Site; path:
   const bodyNode = (handler.fn as Node & { getBody?: () => Node | undefined }).getBody?.();
   const forwarded = entries.find((e) => e.path.length > 0);
   if (bodyNode && !Node.isBlock(bodyNode) && forwarded) {
-    throw new Obstacle(`the handler's body is the expression \`${abbreviate(forwarded.path[0]!.call.getExpression().getText(), 40)}(...)\` (an arrow without a block) and the request is reached inside that call; the rewrite restructures statement bodies only`);
+    // the body may be the call itself or hold it (`({ content: [{ text: await pick() }] })`): name the call, not the body
+    const call = forwarded.path[0]!.call;
+    const bare = unwrapParentheses(bodyNode);
+    const body = bare === call || (Node.isAwaitExpression(bare) && unwrapParentheses(bare.getExpression()) === call) ? 'the call' : 'an expression holding the call';
+    throw new Obstacle(`the handler's body is ${body} \`${abbreviate(call.getExpression().getText(), 40)}(...)\` (an arrow without a block), through which the request is reached; the rewrite restructures statement bodies only`);
   }
   const { fn, body } = functionWithBody(handler.fn, 'the handler');
   for (const { site } of entries) {
@@ -446,4 +450,11 @@ function describeNesting(statement: Node, body: Node): string {
 
 export function defaultKey(site: Site): string {
   return LEGACY_REQUESTS[site.method].defaultKey;
+}
+
+/** `node` without the parentheses around it. */
+function unwrapParentheses(node: Node): Node {
+  let inner = node;
+  while (Node.isParenthesizedExpression(inner)) inner = inner.getExpression();
+  return inner;
 }

@@ -736,7 +736,9 @@ function reasonAt(round: PlanRound, fn: Node, site: Site, reason: string): strin
   const about = slot.entries.find((entry) => own(entry) === reason);
   if (!about || about.site === site) return reason;
   const mine = slot.entries.filter((entry) => entry.site === site).map(own).find((r) => r !== undefined);
-  return mine ?? `the handler is left as it is for another of its requests: ${reason}`;
+  // read in this request's file, where its report entry and marker sit: the other request's lines name theirs
+  const theirs = about.site.sourceFile === site.sourceFile ? reason : (withReadingFile(site.sourceFile, () => entryObstacle(slot.handler, about)) ?? reason);
+  return mine ?? `the handler is left as it is for another of its requests: ${theirs}`;
 }
 
 /** Every decided site's callers: non-handler contexts, and each handler migrated or flagged with its reason. */

@@ -9,7 +9,7 @@ import { LEGACY_REQUESTS } from '@mcp-mrtr/surface';
 import type { CallPathStep, Site } from '../model.js';
 import { unwrapExpression, valueParent } from '../find/index.js';
 import { abbreviate, firstEffect } from './purity.js';
-import { reportLineIn, reportPlace } from '../report-lines.js';
+import { reportLineIn, reportPlace, reportPlaceIn } from '../report-lines.js';
 
 export class Obstacle extends Error {}
 
@@ -342,7 +342,7 @@ export function siteLine(site: Site): number {
 }
 
 export function siteLabel(site: Site): string {
-  return `the ${LEGACY_REQUESTS[site.method].kind} request at line ${siteLine(site)}`;
+  return `the ${LEGACY_REQUESTS[site.method].kind} request at line ${reportPlaceIn(site.sourceFile, site.line)}`;
 }
 
 /** Names bound by an array binding pattern, in element order. */

@@ -32,7 +32,7 @@ export interface SwallowedRequest {
 const MAX_CALLER_DEPTH = 3;
 
 /** Text that every legacy request site contains: a server method name or a wire method. */
-const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
+export const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
 
 /** The legacy request sites of a file as its text is now. */
 export type SitesOf = (file: SourceFile) => readonly Site[];
@@ -164,7 +164,7 @@ function rethrows(block: Node): boolean {
 }
 
 /** `f(...)`, `obj.f(...)`, `this.f(...)` where `ref` names the callee. */
-function callOf(ref: Node): Node | undefined {
+export function callOf(ref: Node): Node | undefined {
   let callee: Node = ref;
   const parent = ref.getParent();
   if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
@@ -194,5 +194,5 @@ export function swallowedKeptReason(requests: SwallowedRequest[]): string {
   if (silent.length === 0) {
     return `${subject} failure caught and returned as an error result (${shown}): ${served}, so ${one ? 'its tool' : 'their tools'} would answer with that error instead of asking, for clients that support the request`;
   }
-  return `${subject} failure swallowed (${shown}): ${served}, so the catch would take its fallback and the feature would silently turn off for clients that support it`;
+  return `${subject} failure swallowed (${shown}): ${served}, so the catch would take its fallback instead and the feature would turn off for clients that support it`;
 }
