@@ -14,8 +14,26 @@ export interface MarkerRequest {
 
 export function markerComment(reason: string, advice?: string): string {
   const clean = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\*\//g, '* /').trim();
-  const safeReason = clean(reason).replace(/\(/g, '[').replace(/\)/g, ']');
-  return `// ${TODO_MARKER}(${safeReason})${advice ? `: ${clean(advice)}` : ''}`;
+  return `// ${TODO_MARKER}(${balancedParentheses(clean(reason))})${advice ? `: ${clean(advice)}` : ''}`;
+}
+
+/**
+ * The reason with its parentheses kept where they pair up, so quoted code reads as code
+ * (`server.connect(new StdioServerTransport())`), and each one that does not pair turned into a
+ * bracket: the marker's own parentheses then close where the reason ends.
+ */
+export function balancedParentheses(reason: string): string {
+  const chars = [...reason];
+  const open: number[] = [];
+  chars.forEach((char, i) => {
+    if (char === '(') open.push(i);
+    else if (char === ')') {
+      if (open.length > 0) open.pop();
+      else chars[i] = ']';
+    }
+  });
+  for (const i of open) chars[i] = '[';
+  return chars.join('');
 }
 
 /** The statement a marker goes above: the nearest ancestor statement that sits in a statement list. */

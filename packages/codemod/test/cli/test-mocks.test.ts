@@ -41,7 +41,7 @@ describe('test-mock finder', () => {
 
   it('puts a marker above each mock once (idempotent) and keeps indentation', () => {
     const first = scanTestMocks('/p/test/confirm.test.ts', vitestFile).output;
-    expect(first).toContain("    // @mcp-mrtr-todo(test vi.spyOn for elicitInput [elicitation/create]: migrated handlers");
+    expect(first).toContain("    // @mcp-mrtr-todo(test vi.spyOn for elicitInput (elicitation/create): migrated handlers");
     expect(first).toMatch(/\n {6}\/\/ @mcp-mrtr-todo\(test mock function for sendRequest[^\n]*\n {6}sendRequest: vi\.fn/);
     expect(first.split('@mcp-mrtr-todo').length - 1).toBe(3);
     expect(scanTestMocks('/p/test/confirm.test.ts', first).output).toBe(first);
