@@ -9,13 +9,11 @@
  * is flagged instead of switched. A hook whose writes no other running code reads (it logs, or fills
  * a cache only an uncalled export returns) turns nothing off.
  */
-import path from 'node:path';
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { NOTIFICATION_REGISTRATION, TARGET } from '@mcp-mrtr/surface';
 import { declarationOf, functionNameNode, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { entryContextOf } from '../reach/contexts.js';
-import { looksLikeTestFile } from '../test-mocks/find.js';
-import { callOf, enclosingFunctionName, REQUEST_TOKENS, servedFiles, type SitesOf } from './swallowed-requests.js';
+import { callOf, enclosingFunctionName, forEachServedRequest, type SitesOf } from './swallowed-requests.js';
 
 export interface HookedRequest {
   /** `listRoots in server.ts`: the function making the request (`module-level code`), the file relative to the hosting file. */
@@ -29,17 +27,10 @@ const MAX_CALLER_DEPTH = 3;
 
 export function hookedRequests(hostingFile: SourceFile, sitesOf: SitesOf): HookedRequest[] {
   const found: HookedRequest[] = [];
-  const from = path.dirname(hostingFile.getFilePath());
-  const fileOf = (node: Node) => path.relative(from, node.getSourceFile().getFilePath()) || path.basename(node.getSourceFile().getFilePath());
-  for (const file of servedFiles(hostingFile)) {
-    const text = file.getFullText();
-    if (!REQUEST_TOKENS.some((t) => text.includes(t)) || looksLikeTestFile(file.getFilePath(), text)) continue;
-    for (const site of sitesOf(file)) {
-      if (site.shape === 'completion-notifier' || site.shape === 'url-elicitation-error') continue;
-      const hook = hookOf(site.node, 0, new Set());
-      if (hook && feedsOtherCode(hook.fn)) found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, hook: `${hook.description} (${fileOf(hook.node)})` });
-    }
-  }
+  forEachServedRequest(hostingFile, sitesOf, (site, fileOf) => {
+    const hook = hookOf(site.node, 0, new Set());
+    if (hook && feedsOtherCode(hook.fn)) found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, hook: `${hook.description} (${fileOf(hook.node)})` });
+  });
   return found;
 }
 

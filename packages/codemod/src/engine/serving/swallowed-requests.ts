@@ -32,27 +32,36 @@ export interface SwallowedRequest {
 const MAX_CALLER_DEPTH = 3;
 
 /** Text that every legacy request site contains: a server method name or a wire method. */
-export const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
+const REQUEST_TOKENS = [...Object.keys(SERVER_METHOD_TO_LEGACY), ...LEGACY_METHODS];
 
 /** The legacy request sites of a file as its text is now. */
 export type SitesOf = (file: SourceFile) => readonly Site[];
 
 export function swallowedRequests(hostingFile: SourceFile, sitesOf: SitesOf): SwallowedRequest[] {
   const found: SwallowedRequest[] = [];
+  forEachServedRequest(hostingFile, sitesOf, (site, fileOf) => {
+    const caught = catchOf(site.node, 0, new Set());
+    if (!caught) return;
+    const kind = Node.isCatchClause(caught) ? 'a catch clause' : 'a .catch() handler';
+    found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${enclosingFunctionName(caught)} (${fileOf(caught)})`, reported: returnsErrorResult(caught) });
+  });
+  return found;
+}
+
+/**
+ * Each request site left in the files `hostingFile` serves (test files aside), with a namer of a
+ * node's file relative to the hosting file.
+ */
+export function forEachServedRequest(hostingFile: SourceFile, sitesOf: SitesOf, visit: (site: Site, fileOf: (node: Node) => string) => void): void {
   const from = path.dirname(hostingFile.getFilePath());
   const fileOf = (node: Node) => path.relative(from, node.getSourceFile().getFilePath()) || path.basename(node.getSourceFile().getFilePath());
   for (const file of servedFiles(hostingFile)) {
     const text = file.getFullText();
     if (!REQUEST_TOKENS.some((t) => text.includes(t)) || looksLikeTestFile(file.getFilePath(), text)) continue;
     for (const site of sitesOf(file)) {
-      if (site.shape === 'completion-notifier' || site.shape === 'url-elicitation-error') continue;
-      const caught = catchOf(site.node, 0, new Set());
-      if (!caught) continue;
-      const kind = Node.isCatchClause(caught) ? 'a catch clause' : 'a .catch() handler';
-      found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, caughtAt: `${kind} in ${enclosingFunctionName(caught)} (${fileOf(caught)})`, reported: returnsErrorResult(caught) });
+      if (site.shape !== 'completion-notifier' && site.shape !== 'url-elicitation-error') visit(site, fileOf);
     }
   }
-  return found;
 }
 
 /**
