@@ -23,6 +23,7 @@ import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, GENERIC_NAMES, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, identifiersOutsideImports, mergeNamedImports, usedImportNames, type ImportRequest } from './imports.js';
 import { neverBothRun } from './control-flow.js';
+import { exclusiveSplit } from './exclusive-entries.js';
 import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
@@ -283,6 +284,8 @@ interface PlanRound {
   entryObstacles: Map<Entry, string | undefined>;
   /** The requests a handler's failure is about, when it is a helper's (the helper's requests). */
   failedFor: Map<Node, Site[]>;
+  /** Requests left as they are in a handler rewritten without them (exclusive-entries.ts). */
+  splitOff: Map<Node, Set<Site>>;
 }
 
 /**
@@ -312,6 +315,7 @@ function planAll(project: Project, reaches: Reach[], options: RewriteOptions, ex
     blockers: new Set(),
     entryObstacles: new Map(),
     failedFor: new Map(),
+    splitOff: new Map(),
   };
   groupByHandler(round);
   checkRegistrations(round);
@@ -479,15 +483,39 @@ function checkEachDispatchedTool(dispatched: Handler[], byHandler: PlanRound['by
   }
 }
 
-function planHandlers({ byHandler, failed, works }: PlanRound): void {
-  for (const [fn, { handler, entries }] of byHandler) {
+function planHandlers(round: PlanRound): void {
+  const { byHandler, failed, works } = round;
+  for (const [fn, slot] of byHandler) {
     if (failed.has(fn)) continue;
+    const { handler, entries } = slot;
     try {
       works.set(fn, withReadingFile(readingFileOf(entries), () => planHandler(handler, entries)));
     } catch (error) {
-      failed.set(fn, reasonOf(error));
+      const split = error instanceof Obstacle ? planWithoutBlocked(round, slot) : false;
+      if (!split) failed.set(fn, reasonOf(error));
     }
   }
+}
+
+/**
+ * A handler that failed on a request whose path never runs with its other requests' (exclusive-entries.ts):
+ * the others planned without it, in the write-once form, and it flagged with its own reason.
+ */
+function planWithoutBlocked(round: PlanRound, slot: { handler: Handler; entries: Entry[] }): boolean {
+  const split = exclusiveSplit(slot.handler, slot.entries);
+  if (!split) return false;
+  let work: HandlerWork;
+  try {
+    work = withReadingFile(readingFileOf(split.rest), () => planHandler(slot.handler, split.rest));
+  } catch {
+    return false;
+  }
+  if (work.form !== 'write-once') return false;
+  round.works.set(slot.handler.fn, work);
+  slot.entries = split.rest;
+  round.splitOff.set(slot.handler.fn, new Set(split.blocked.map(({ entry }) => entry.site)));
+  for (const { entry, reason } of split.blocked) flagSite(round, entry.site, reason);
+  return true;
 }
 
 /** The file a handler's flag reasons are read in: its requests' file, when they are all in one. */
@@ -770,6 +798,10 @@ function recordCallersOf(reach: Reach, round: PlanRound): void {
     const reason = shared ?? (failure !== undefined ? reasonAt(round, handler.fn, reach.site, failure) : undefined);
     const caller = callerName(handler);
     if (list.some((c) => c.caller === caller)) continue;
+    if (round.splitOff.get(handler.fn)?.has(reach.site)) {
+      list.push({ caller, status: 'flagged', reason: `its other requests are migrated; this one stays as written: ${decision.reason ?? 'not migrated'}` });
+      continue;
+    }
     list.push(reason !== undefined || !works.has(handler.fn) ? { caller, status: 'flagged', reason: reason ?? decision.reason ?? 'not migrated' } : { caller, status: 'migrated' });
   }
   decision.callers = list;
