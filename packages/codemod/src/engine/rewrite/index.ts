@@ -23,7 +23,7 @@ import type { FileWork } from './emit-common.js';
 import { defaultHelperKey, GENERIC_NAMES, planHelper, unhandledReference, type HelperWork } from './helper.js';
 import { dropUnusedAliases, dropUnusedImports, ensureNamedImports, ensureNamedImportsOf, identifiersOutsideImports, mergeNamedImports, usedImportNames, type ImportRequest } from './imports.js';
 import { neverBothRun } from './control-flow.js';
-import { exclusiveSplit } from './exclusive-entries.js';
+import { exclusiveSplit, type HandlerEntry } from './exclusive-entries.js';
 import { Obstacle, enclosingFunction, line, siteLine, type HelperPoint, type RequestPoint } from './points.js';
 import { reportLine, withOriginalLines, withReadingFile } from '../report-lines.js';
 import { LOOP_ROUND_CAP } from './loop.js';
@@ -56,10 +56,8 @@ import { legacyCapabilitiesFallback } from './emit.js';
 import { HANDLER_PATH_ADVICE, contextlessCallers, contextlessDecision, handlerPathObstacle, handlerPathReason } from './contextless-calls.js';
 import { blockingHandlers, handlerKey } from './unmigrated-callers.js';
 
-interface Entry {
-  site: Site;
-  path: CallPathStep[];
-}
+/** A request a handler reaches, with the calls on the way from the handler to it. */
+type Entry = HandlerEntry;
 
 
 export function rewriteHandlers(project: Project, reaches: Reach[], options: RewriteOptions): RewriteOutcome {
