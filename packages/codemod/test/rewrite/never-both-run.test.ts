@@ -1,8 +1,8 @@
 /**
  * Requests that never both run in one call may share a wire key (engine/rewrite/index.ts
  * assignKeys over control-flow.ts neverBothRun): the branches of an `if`, the clauses of a `switch`
- * that leave it, but not a clause that falls through, nor branches inside a loop (one iteration
- * runs one branch, the next the other).
+ * that leave it, a block leaving the switch with `break` before the second, but not a clause that
+ * falls through, nor branches inside a loop (one iteration runs one branch, the next the other).
  */
 import { describe, expect, it } from 'vitest';
 import { Project, SyntaxKind, type Node } from 'ts-morph';
@@ -22,6 +22,17 @@ describe('neverBothRun', () => {
     expect(neverBothRun(branches.a, branches.b, branches.body)).toBe(true);
     const clauses = asks(`switch (op) {\n case 'a': { await ask(1); break; }\n case 'b': { await ask(2); break; }\n}`);
     expect(neverBothRun(clauses.a, clauses.b, clauses.body)).toBe(true);
+  });
+
+  it('holds when the block of the first request leaves the switch with a break before the second', () => {
+    const early = asks(`switch (op) {\n case 'a': {\n  if (items.length > 0) { await ask(1); break; }\n  await ask(2);\n  break;\n }\n}`);
+    expect(neverBothRun(early.a, early.b, early.body)).toBe(true);
+    // a break of an inner switch does not leave the outer one
+    const inner = asks(`switch (op) {\n case 'a': {\n  switch (items[0]) { case 'x': { await ask(1); break; } }\n  await ask(2);\n  break;\n }\n}`);
+    expect(neverBothRun(inner.a, inner.b, inner.body)).toBe(false);
+    // after the switch the break does not skip anything
+    const after = asks(`switch (op) {\n case 'a': { await ask(1); break; }\n}\nawait ask(2);`);
+    expect(neverBothRun(after.a, after.b, after.body)).toBe(false);
   });
 
   it('fails for requests in sequence, a clause falling through, and branches inside a loop', () => {

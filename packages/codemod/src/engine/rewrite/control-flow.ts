@@ -39,12 +39,13 @@ function leavesSwitch(statement: Node): boolean {
   return false;
 }
 
-/** The parts of a statement that have run when control continues after it. */
-function partsRunWhenFallingThrough(statement: Node): Node[] {
+/** The parts of a statement that have run when control continues after it, on to `next`. */
+function partsRunWhenFallingThrough(statement: Node, next: Node): Node[] {
   if (Node.isIfStatement(statement)) {
     const then = statement.getThenStatement();
     const otherwise = statement.getElseStatement();
-    return [statement.getExpression(), ...(definitelyExits(then) ? [] : [then]), ...(otherwise && !definitelyExits(otherwise) ? [otherwise] : [])];
+    const leaves = (branch: Node) => definitelyExits(branch) || skipsPast(branch, next);
+    return [statement.getExpression(), ...(leaves(then) ? [] : [then]), ...(otherwise && !leaves(otherwise) ? [otherwise] : [])];
   }
   return [statement];
 }
@@ -63,7 +64,7 @@ export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
       const statements = parent.getStatements();
       for (const s of statements.slice(statements.indexOf(node as Statement) + 1)) {
         if (s.getPos() <= b.getPos() && b.getEnd() <= s.getEnd()) return false;
-        if (definitelyExits(s)) return true;
+        if (definitelyExits(s) || skipsPast(s, b)) return true;
       }
       if (holdsB) return false;
     } else if (holdsB) {
@@ -79,6 +80,30 @@ export function mutuallyExclusive(a: Node, b: Node, body: Node): boolean {
     node = parent;
   }
   return false;
+}
+
+/**
+ * `statement` leaves the switch or loop around it that holds `b` (an unlabelled `break`, or a
+ * `continue` of a loop, also as a statement of a block): control goes on after that switch, or to
+ * the loop's next iteration, past `b` (`case 'x': { if (remote) { out = await viaRemote(); break; } ... b }`).
+ */
+function skipsPast(statement: Node, b: Node): boolean {
+  const kind = jumpOf(statement);
+  if (!kind) return false;
+  const target = statement.getFirstAncestor((n) => isLoop(n) || (kind === 'break' && Node.isSwitchStatement(n)));
+  return target !== undefined && target.containsRange(b.getPos(), b.getEnd());
+}
+
+function jumpOf(statement: Node): 'break' | 'continue' | undefined {
+  if (Node.isBreakStatement(statement) && !statement.getLabel()) return 'break';
+  if (Node.isContinueStatement(statement) && !statement.getLabel()) return 'continue';
+  if (Node.isBlock(statement)) {
+    for (const inner of statement.getStatements()) {
+      const kind = jumpOf(inner);
+      if (kind) return kind;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -105,7 +130,7 @@ export function precedingCode(statement: Node, body: Node): Node[] {
     if (Node.isBlock(parent) || Node.isCaseClause(parent) || Node.isDefaultClause(parent)) {
       for (const s of parent.getStatements()) {
         if (s === node) break;
-        out.push(...partsRunWhenFallingThrough(s));
+        out.push(...partsRunWhenFallingThrough(s, statement));
       }
     }
     if (Node.isIfStatement(parent)) out.push(parent.getExpression());
