@@ -11,6 +11,10 @@ import { locateFlagged } from './back-to-v1.js';
 import { firstSyntaxError, TYPE_ERROR_ADVICE, typeErrorReason } from './verify.js';
 import { nodeOnLine } from '../engine/upgrade-scope.js';
 import { heldBackSite } from './v1-hold-back.js';
+import { buildLineMap } from '../engine/line-map.js';
+import type { ServingFinding } from '../engine/serving/index.js';
+import type { Node } from 'ts-morph';
+import type { LoadedFile } from './state.js';
 
 export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving, upgradeErrors, ctx, preRewrite, heldOnV1, options }: Pick<RunState, 'loaded' | 'sites' | 'siteInfo' | 'decisionBySite' | 'serving' | 'upgradeErrors' | 'ctx' | 'preRewrite'> & Partial<Pick<RunState, 'heldOnV1' | 'options'>>): void {
   const cwd = options?.cwd ?? process.cwd();
@@ -29,7 +33,10 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
     const before = file.sourceFile.getFullText();
     const requests: MarkerRequest[] = [
       ...locateFlagged(file, flagged, ctx, (s) => siteInfo.get(s)!),
-      ...servingFlags.filter((f) => f.node && !f.node.wasForgotten()).map((f) => ({ node: f.node!, reason: f.reason, advice: f.advice })),
+      ...servingFlags.flatMap((f) => {
+        const node = servingNode(file, f);
+        return node ? [{ node, reason: f.reason, advice: f.advice }] : [];
+      }),
       ...typeErrors.map((e) => ({ node: file.sourceFile.getDescendantAtPos(e.start) ?? file.sourceFile, reason: typeErrorReason(e), advice: e.advice ?? TYPE_ERROR_ADVICE })),
       ...(heldNode ? [{ node: heldNode, reason: held!.reason!, advice: held!.advice }] : []),
     ];
@@ -51,3 +58,15 @@ export function addRunMarkers({ loaded, sites, siteInfo, decisionBySite, serving
 
 }
 
+/**
+ * A serving flag's node, or, when a later stage replaced the file's text (which forgets its nodes:
+ * an upgrade repair, verify putting a file back), the node at the flag's line and column in the
+ * text as it is now (its line followed from the text the flag was made in). The report names the
+ * site as marked, so the marker must not be dropped with the node.
+ */
+function servingNode(file: LoadedFile, flag: ServingFinding): Node | undefined {
+  if (!flag.node) return undefined;
+  if (!flag.node.wasForgotten()) return flag.node;
+  const line = buildLineMap(file.sourceFile.getFullText(), flag.text).toOriginal(flag.line);
+  return nodeOnLine(file.sourceFile, line, flag.column);
+}
