@@ -44,7 +44,9 @@ const READERS: Record<AnswerReader, Reader> = {
       '  const answer = inputResponse(ctx.mcpReq.inputResponses, key);',
       "  if (answer.kind !== 'elicit') return undefined;",
       "  if (request.mode === 'url' || answer.action !== 'accept') return { action: answer.action };",
-      "  const content = acceptedContent(ctx.mcpReq.inputResponses, key, fromJsonSchema<ElicitResult['content']>(request.requestedSchema));",
+      "  // the SDK declares requestedSchema's optional members as `?: T | undefined` and JsonSchemaType's as `?: T`,",
+      '  // which differ under exactOptionalPropertyTypes: the schema is the same object',
+      "  const content = acceptedContent(ctx.mcpReq.inputResponses, key, fromJsonSchema<ElicitResult['content']>(request.requestedSchema as JsonSchemaType));",
       '  if (answer.content !== undefined && content === undefined) {',
       "    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Elicitation response content does not match requested schema');",
       '  }',
@@ -86,12 +88,17 @@ const READERS: Record<AnswerReader, Reader> = {
 };
 
 const VALUES = ['acceptedContent', 'fromJsonSchema', 'inputResponse', 'isSpecType', 'ProtocolError', 'ProtocolErrorCode'];
-const TYPES = ['CreateMessageResult', 'ElicitRequestFormParams', 'ElicitRequestURLParams', 'ElicitResult', 'ListRootsResult', 'ServerContext'];
+const TYPES = ['CreateMessageResult', 'ElicitRequestFormParams', 'ElicitRequestURLParams', 'ElicitResult', 'JsonSchemaType', 'ListRootsResult', 'ServerContext'];
 const byName = (a: string, b: string) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, ''), 'en', { sensitivity: 'base' });
 
-/** TypeScript-only syntax of the reader bodies, taken out for the JavaScript flavours. */
-function untyped(line: string): string {
-  return line.replace("fromJsonSchema<ElicitResult['content']>", 'fromJsonSchema').replace(" as ElicitResult['content']", '');
+/**
+ * TypeScript-only syntax of the reader bodies, taken out for the JavaScript flavours, with the
+ * bodies' comments (they are about types).
+ */
+function untyped(lines: string[]): string[] {
+  return lines
+    .filter((line) => !line.trim().startsWith('//'))
+    .map((line) => line.replace("fromJsonSchema<ElicitResult['content']>", 'fromJsonSchema').replace(" as ElicitResult['content']", '').replace(' as JsonSchemaType', ''));
 }
 
 export function answersModuleText(flavour: ModuleFlavour): string {
@@ -105,7 +112,7 @@ export function answersModuleText(flavour: ModuleFlavour): string {
   const functions = names.map((name) => {
     const r = READERS[name];
     const signature = ts ? `(${r.params.ts}): ${r.returns}` : `(${r.params.js})`;
-    const body = ts ? r.body : r.body.map(untyped);
+    const body = ts ? r.body : untyped(r.body);
     return `/**\n${r.doc.map((l) => ` * ${l}`).join('\n')}\n */\n${exportFn} ${name}${signature} {\n${body.join('\n')}\n}\n`;
   });
   const context = ts ? "\n/** What a reader needs of the handler's context (`ctx`). */\ntype Context = Pick<ServerContext, 'mcpReq'>;\n" : '';
