@@ -6,6 +6,7 @@
 import { Node, SyntaxKind, TypeFormatFlags, ts, type Statement, type Type, type VariableStatement } from 'ts-morph';
 import { firstEffect } from './purity.js';
 import { Obstacle, line } from './points.js';
+import { reportLine } from '../report-lines.js';
 
 export interface LiveVar {
   name: string;
@@ -135,6 +136,19 @@ function typeText(node: Node, init: Node | undefined): string | undefined {
   return text;
 }
 
+/**
+ * Why a type could not be named, when it is a declared type of another module that the value's file
+ * does not import (the usual case): `: its type \`Snapshot\` is declared in types.ts, which tools.ts
+ * does not import, and is not a plain JSON shape to write out`.
+ */
+function unnamedTypeCause(node: Node): string {
+  const type = node.getType().getNonNullableType();
+  const symbol = type.getAliasSymbol() ?? type.getSymbol();
+  const declaration = symbol?.getDeclarations()[0];
+  if (!symbol || !declaration || declaration.getSourceFile() === node.getSourceFile() || declaration.getSourceFile().isInNodeModules()) return '';
+  return `: its type \`${symbol.getName()}\` is declared in ${declaration.getSourceFile().getBaseName()}, which ${node.getSourceFile().getBaseName()} does not import, and is not a plain JSON shape to write out`;
+}
+
 const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /** A JSON type written out without naming any declared type; undefined when it is not one. */
@@ -249,7 +263,8 @@ export function classifyLive(declared: Declared[], after: Node[], ts: boolean, t
       let text: string | undefined;
       if (ts) {
         text = typeText(d.id, d.initializer);
-        if (!text) throw new Obstacle(`live value \`${d.name}\` has a type the rewrite cannot name in the state type`);
+        // the value is named with its file: the reason is read at the request, often in a helper's module
+        if (!text) throw new Obstacle(`live value \`${d.name}\` (line ${reportLine(d.statement)} of ${d.statement.getSourceFile().getBaseName()}) has a type the rewrite cannot name in the state type${unnamedTypeCause(d.id)}`);
       }
       return { name: d.name, declKind: d.declKind, mode: 'store', typeText: text, statement: d.statement };
     }
