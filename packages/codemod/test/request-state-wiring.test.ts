@@ -2,7 +2,8 @@
  * requestState verification is wired into the server that serves a phase-form handler. The tool
  * module gets the server as a parameter; the construction sits two imports up, in a factory that
  * returns it with other members (`{ server, startedAt }`); a unit test that builds its own server
- * from the tool module is not the served one and is left alone.
+ * from the tool module is not the served one and is left alone. A singleton server of a module of its
+ * own, which the entry passes to the tool module, is found through the call that passes it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FileResult } from '../src/types.js';
@@ -81,5 +82,35 @@ describe('requestState verification wired into a server built two imports up, in
   it('leaves the unit test\'s own server without it', () => {
     const test = file('tools/delete.test.ts');
     expect(test.output ?? TOOL_TEST).not.toContain('requestState');
+  });
+});
+
+// The server is a module-level singleton of a module of its own; the entry imports it and passes it
+// to the tool module: the construction is in neither the tool's file nor a file importing it.
+const SINGLETON = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export const server = new McpServer({ name: 'records', version: '1.0.0' });
+`;
+
+const ENTRY = `import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { server } from './server.js';
+import { registerDeleteTool } from './tools/delete.js';
+
+registerDeleteTool(server);
+await server.connect(new StdioServerTransport());
+`;
+
+describe('requestState verification wired into a singleton server that the entry passes to the tool module', () => {
+  let singleton: MigratedProject;
+  beforeAll(async () => {
+    singleton = await migrateTempProject('state-wiring-singleton', { 'src/tools/delete.ts': TOOL, 'src/server.ts': SINGLETON, 'src/index.ts': ENTRY });
+  }, 900_000);
+
+  it('migrates the tool in the phase form', () => {
+    expect(singleton.file('tools/delete.ts')!.sites.map((s) => [s.method, s.status])).toEqual([['elicitation/create', 'migrated']]);
+  });
+
+  it("adds the verify hook to the singleton's construction", () => {
+    expect(singleton.file('server.ts')!.output).toContain("new McpServer({ name: 'records', version: '1.0.0' }, { requestState: { verify: requestStateCodec.verify } })");
   });
 });

@@ -12,6 +12,7 @@ import { Node, type NewExpression, type Project, type SourceFile } from 'ts-morp
 import { DEFAULT_STATE_TTL_SECONDS, MIN_STATE_KEY_BYTES, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
+import { functionNameNode, referencesOf } from '../find/resolve.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { layoutGeneratedImports } from './imports.js';
 import { flavourOf, type ModuleFlavour } from './module-flavour.js';
@@ -244,6 +245,8 @@ export function serverConstructionsFor(handler: Handler, project: Project): NewE
   const receiver = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : undefined;
   const found = receiver ? resolveConstruction(receiver, 0) : undefined;
   if (found) return [found];
+  const passed = receiver ? constructionsThroughParameter(receiver) : [];
+  if (passed.length > 0) return passed;
   // Unresolved (server passed in as a parameter): the constructions in the handler's file, else in
   // the project files that import it (`registerTools(server)` called where the server is built),
   // the nearest importers first: a tool module imported by a tools index that a server factory
@@ -259,6 +262,36 @@ export function serverConstructionsFor(handler: Handler, project: Project): NewE
     for (const f of level) seen.add(f);
   }
   return [];
+}
+
+/**
+ * The receiver is a parameter of a named function (`registerTools(server)`): the constructions its
+ * callers pass for it, each resolved as a receiver is (the caller may import a server that a module
+ * of its own builds, `export const server = new McpServer(...)`, which is in neither the handler's
+ * file nor the files importing it). Tests' calls are not where the served server is built.
+ */
+function constructionsThroughParameter(receiver: Node): NewExpression[] {
+  const node = unwrapExpression(receiver);
+  const id = node && Node.isPropertyAccessExpression(node) && node.getName() === 'server' ? unwrapExpression(node.getExpression()) : node;
+  const parameter = id && Node.isIdentifier(id) ? declarationOf(id) : undefined;
+  if (!parameter || !Node.isParameterDeclaration(parameter)) return [];
+  const fn = parameter.getParent();
+  if (!Node.isFunctionLikeDeclaration(fn)) return [];
+  const name = functionNameNode(fn);
+  if (!name || !Node.isReferenceFindable(name)) return [];
+  const index = fn.getParameters().indexOf(parameter);
+  const found: NewExpression[] = [];
+  for (const ref of referencesOf(name) ?? []) {
+    const parent = ref.getParent();
+    const callee = parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref ? parent : ref;
+    const call = callee.getParent();
+    if (!call || !Node.isCallExpression(call) || call.getExpression() !== callee) continue;
+    if (looksLikeTestFile(call.getSourceFile().getFilePath(), call.getSourceFile().getFullText())) continue;
+    const argument = call.getArguments()[index];
+    const construction = argument ? resolveConstruction(argument, 0) : undefined;
+    if (construction && !found.includes(construction)) found.push(construction);
+  }
+  return found;
 }
 
 /** How many import levels above the handler's file a server construction is looked for. */
