@@ -56,11 +56,40 @@ export function createServer(): McpServer {
 }
 ${hosting}`;
 
+// The hook fills one property of an object another module exports and calls a logger whose log a
+// tool reads; the tool reads only another property of the object: nothing running reads the roots.
+const STORE = `export const cache = { roots: [] as string[], hits: 0 };
+export const log: string[] = [];
+export function note(line: string): void {
+  log.push(line);
+}
+`;
+
+const OTHER_PROPERTY = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { cache, log, note } from './store.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'counter', version: '1.0.0' });
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    const { roots } = await server.server.listRoots();
+    cache.roots = roots.map((root) => root.uri);
+    note(\`roots: \${cache.roots.length}\`);
+  });
+  server.registerTool('hits', { description: 'Counts hits' }, async () => {
+    cache.hits += 1;
+    return { content: [{ type: 'text', text: \`\${cache.hits} hits, log: \${log.join('; ')}\` }] };
+  });
+  return server;
+}
+${hosting}`;
+
 let project: MigratedProject;
 const file = (name: string): FileResult => project.file(name)!;
 
 beforeAll(async () => {
-  project = await migrateTempProject('hooked', { 'src/cache/server.ts': CACHE_READ, 'src/log/server.ts': LOG_ONLY });
+  project = await migrateTempProject('hooked', { 'src/cache/server.ts': CACHE_READ, 'src/log/server.ts': LOG_ONLY, 'src/other/store.ts': STORE, 'src/other/server.ts': OTHER_PROPERTY });
 }, 900_000);
 
 afterAll(removeTempProjects);
@@ -86,5 +115,11 @@ describe('requests made from hooks and notification handlers', () => {
     const served = file('log/server.ts');
     expect(served.sites.find((s) => s.method === 'serving')?.status).toBe('migrated');
     expect(served.output).toContain('serveStdio(createServer)');
+  });
+
+  it('switches the hosting when running code reads other properties of the object the hook fills, and the log of a function it calls for other work', () => {
+    const served = file('other/server.ts');
+    expect(served.sites.find((s) => s.method === 'roots/list')?.status).toBe('flagged');
+    expect(served.sites.find((s) => s.method === 'serving')?.status).toBe('migrated');
   });
 });

@@ -29,7 +29,7 @@ export function hookedRequests(hostingFile: SourceFile, sitesOf: SitesOf): Hooke
   const found: HookedRequest[] = [];
   forEachServedRequest(hostingFile, sitesOf, (site, fileOf) => {
     const hook = hookOf(site.node, 0, new Set());
-    if (hook && feedsOtherCode(hook.fn)) found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, hook: `${hook.description} (${fileOf(hook.node)})` });
+    if (hook && feedsOtherCode(hook, site.node)) found.push({ where: `${enclosingFunctionName(site.node)} in ${fileOf(site.node)}`, hook: `${hook.description} (${fileOf(hook.node)})` });
   });
   return found;
 }
@@ -41,9 +41,9 @@ function hookOf(node: Node, depth: number, seen: Set<Node>): Hook | undefined {
     if (!Node.isFunctionLikeDeclaration(fn)) continue;
     outermost = fn;
     const context = entryContextOf(fn);
-    if (context?.context === 'lifecycle-hook') return { description: `the ${context.description}`, node: context.node, fn };
+    if (context?.context === 'lifecycle-hook') return { description: `the ${context.description}`, node: context.node, fn, chain: [] };
     const notification = notificationRegistration(fn);
-    if (notification) return { ...notification, fn };
+    if (notification) return { ...notification, fn, chain: [] };
   }
   if (depth >= MAX_CALLER_DEPTH || !outermost || seen.has(outermost)) return undefined;
   seen.add(outermost);
@@ -55,7 +55,7 @@ function hookOf(node: Node, depth: number, seen: Set<Node>): Hook | undefined {
     const call = callOf(ref);
     if (!call || call.getSourceFile().isInNodeModules()) continue;
     const hook = hookOf(call, depth + 1, seen);
-    if (hook) return hook;
+    if (hook) return { ...hook, chain: [...hook.chain, outermost] };
   }
   return undefined;
 }
@@ -66,19 +66,25 @@ interface Hook {
   node: Node;
   /** The function registered as the hook. */
   fn: Node;
+  /** The functions on the way from the hook down to the request, when it is a few calls down. */
+  chain: Node[];
 }
 
 const MUTATING_METHODS = new Set(['push', 'unshift', 'splice', 'set', 'add', 'delete', 'clear', 'assign']);
 
 /**
- * The hook's code (its function and the functions it calls by name, where the request's answer is
- * often stored) writes a variable declared outside that code, or a property, and other code reads
- * it: a function that is itself used (a schema's check, a tool), or module-level code. A property
- * (`this.roots = ...`) is taken as read.
+ * The code that handles the request's answer (the hook's function, the functions on the way down to
+ * the request, and a function the hook hands the request to: `loadRoots(() => server.listRoots())`)
+ * writes a variable declared outside that code, or a property, and other code reads it: a function
+ * that is itself used (a schema's check, a tool), or module-level code. A property of such an object
+ * (`cache.roots = ...`) is read where that property, or the whole object, is; one of anything else
+ * (`this.roots = ...`) is taken as read. Functions the hook calls for other work (a logger) are not
+ * looked into.
  */
-function feedsOtherCode(hookFn: Node): boolean {
-  const writers = new Set<Node>([hookFn]);
-  for (const call of hookFn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+function feedsOtherCode(hook: Hook, request: Node): boolean {
+  const writers = new Set<Node>([hook.fn, ...hook.chain]);
+  for (const call of hook.fn.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+    if (!call.getArguments().some((argument) => argument.containsRange(request.getPos(), request.getEnd()))) continue;
     const callee = unwrapExpression(call.getExpression());
     const decl = callee && Node.isIdentifier(callee) ? declarationOf(callee) : undefined;
     const fn = decl && Node.isVariableDeclaration(decl) ? decl.getInitializer() : decl;
@@ -100,16 +106,24 @@ function feedsOtherCode(hookFn: Node): boolean {
   for (const target of written) {
     const node = unwrapExpression(target);
     if (!node) continue;
-    if (!Node.isIdentifier(node)) {
+    // `cache.roots = ...` on an object declared outside: what reads that property (or the whole object)
+    const property = Node.isPropertyAccessExpression(node) ? node.getName() : undefined;
+    const holder = Node.isPropertyAccessExpression(node) ? unwrapExpression(node.getExpression()) : node;
+    if (!holder || !Node.isIdentifier(holder)) {
       if (Node.isPropertyAccessExpression(node) || Node.isElementAccessExpression(node)) return true;
       continue;
     }
-    const decl = declarationOf(node);
+    const decl = declarationOf(holder);
     if (!decl || inWriters(decl)) continue; // a local of the hook's own code
     const name = Node.isVariableDeclaration(decl) || Node.isParameterDeclaration(decl) ? decl.getNameNode() : undefined;
     if (!name || !Node.isIdentifier(name)) return true;
     for (const ref of referencesOf(name) ?? []) {
       if (ref === name || inWriters(ref) || ref.getSourceFile().isInNodeModules()) continue;
+      const parent = ref.getParent();
+      // naming it in an import or export reads nothing
+      if (parent && (Node.isImportSpecifier(parent) || Node.isExportSpecifier(parent) || Node.isImportClause(parent) || Node.isNamespaceImport(parent))) continue;
+      // another property of the same object is not what the hook fills
+      if (property !== undefined && parent && Node.isPropertyAccessExpression(parent) && parent.getExpression() === ref && parent.getName() !== property) continue;
       if (runs(ref)) return true;
     }
   }
