@@ -52,7 +52,7 @@ describe('a unit test whose fake sampling answer no client can send', () => {
     const migrated = fs.readFileSync(path.join(project.dir, TEST_FILE), 'utf8');
     const lines = migrated.split('\n');
     const at = lines.findIndex((l) => l.includes("it('reads the first text block of a list'"));
-    expect(lines[at - 1]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(test "reads the first text block of a list" \\[line 16\\] exercises behaviour no real client can produce`));
+    expect(lines[at - 1]).toMatch(new RegExp(`^  // ${TODO_MARKER}\\(test "reads the first text block of a list" \\(line 16\\) exercises behaviour no real client can produce`));
     expect(lines.filter((l) => l.includes(TODO_MARKER))).toHaveLength(1);
 
     const outcomes = runProjectTests(project.dir, []);
