@@ -179,6 +179,11 @@ function driverText(ts: boolean): string {
  * called before, on the same object, with the request's params) and the helper is called again
  * with inputResponses. The client capabilities are the fake's getClientCapabilities(), or every
  * kind of request when it has none. Any other result is returned as it is.
+ *
+ * A fake that fails the request stood for a client that cannot take it: the helper is called once
+ * more as a client that did not declare that kind of request, which fails inside the helper where
+ * the request failed before (its catch takes it, with the SDK's missing-capability error instead of
+ * the fake's); when nothing in the helper catches it, the fake's own error is thrown, as before.
  */
 async function ${HELPER_DRIVER}(helper${t(': (...args: any[]) => Promise<any>')}, args${t(': any[]')}, receiver${t(': (args: any[]) => any')}, method${t(': string')})${t(': Promise<any>')} {
   const sender = receiver(args);
@@ -187,7 +192,20 @@ async function ${HELPER_DRIVER}(helper${t(': (...args: any[]) => Promise<any>')}
   let result = await helper(...args, { mcpReq: { envelope } }, '${DRIVER_KEY}');
   for (let round = 1; round <= ${MAX_ROUNDS} && result?.resultType === 'input_required' && result.requestState === undefined; round++) {
     const inputResponses${t(': Record<string, unknown>')} = {};
-    for (const [key, request] of Object.entries${t('<any>')}(result.inputRequests ?? {})) inputResponses[key] = await sender[method](request.params);
+    for (const [key, request] of Object.entries${t('<any>')}(result.inputRequests ?? {})) {
+      try {
+        inputResponses[key] = await sender[method](request.params);
+      } catch (error) {
+        const kinds${t(': Record<string, string>')} = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+        const declared${t(': Record<string, unknown>')} = { ...capabilities };
+        delete declared[kinds[request.method] ?? ''];
+        try {
+          return await helper(...args, { mcpReq: { envelope: { [${key}]: declared } } }, '${DRIVER_KEY}');
+        } catch {
+          throw error;
+        }
+      }
+    }
     result = await helper(...args, { mcpReq: { envelope, inputResponses } }, '${DRIVER_KEY}');
   }
   return result;
