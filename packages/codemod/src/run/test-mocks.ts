@@ -15,6 +15,7 @@ import { CONTEXTLESS_CALL_ADVICE, type StateCodecOf, type UndrivenCall } from '.
 import { CODEC_EXPORT } from '../engine/rewrite/state-module.js';
 import { SHIM_SENT_MEMBERS, type ShimMembers } from '../engine/test-mocks/shim-answered-calls.js';
 import { looksLikeTestFile, mockSites, reportedMockInside } from '../engine/test-mocks/index.js';
+import { renamedRegistrations, renamedRegistrationSites } from '../engine/test-mocks/renamed-registrations.js';
 import { relativeImports } from '../engine/prefilter.js';
 import { isV1Source } from '../engine/upgrade.js';
 import type { FileResult, MigrationResult, SiteResult } from '../types.js';
@@ -38,6 +39,8 @@ interface MockContext {
   stateCodecs: ReadonlyMap<string, { file: string; specifier: string }>;
   /** Those the run's registrations give no input schema: the handler's one parameter is its context. */
   contextOnlyHandlers: ReadonlySet<string>;
+  /** Per file of the run, the v1 registration methods its upgrade renamed (`tool` -> `registerTool`: renamed-registrations.ts). */
+  renamedIn: ReadonlyMap<string, string[]>;
   /** The server members whose assigned mocks a test may have the SDK's legacy shim answer with (`shim-answered-calls.ts`), each with whether its failing mock may be driven as a client not declaring its capability; computed when a test calls a request handler. */
   shimMembers: () => ShimMembers;
 }
@@ -103,7 +106,13 @@ function contextOf(files: FileResult[], discovered: readonly string[], read: (fi
     }
   }
   const upgraded = new Set(files.filter((f) => f.original !== undefined && f.output !== undefined && isV1Source(f.original) && !isV1Source(f.output)).map((f) => f.path));
-  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers, stateCodecs, contextOnlyHandlers, shimMembers: once(() => shimMembersOf(files, migrated, read)) };
+  const renamedIn = new Map<string, string[]>();
+  for (const file of files) {
+    if (!upgraded.has(file.path)) continue;
+    const renamed = renamedRegistrations(file.original!, file.output!);
+    if (renamed.length > 0) renamedIn.set(file.path, renamed);
+  }
+  return { read, migrated, upgraded, paths: new Set([...files.map((f) => f.path), ...discovered]), migratedHandlers, stateCodecs, contextOnlyHandlers, renamedIn, shimMembers: once(() => shimMembersOf(files, migrated, read)) };
 }
 
 function once<T>(compute: () => T): () => T {
@@ -170,7 +179,7 @@ export function contextOnlyNames(handlers: readonly Handler[]): Set<string> {
  * the official v1→v2 upgrade, whose `@modelcontextprotocol/client` import the rewrite needs); site
  * lines and columns refer to the original text. The same object when there is nothing to add.
  */
-function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers, stateCodecs, contextOnlyHandlers, shimMembers }: MockContext, rewrite = true): FileResult {
+function withTestMockSites(file: FileResult, { read, migrated: migratedRequests, upgraded, paths, migratedHandlers, stateCodecs, contextOnlyHandlers, renamedIn, shimMembers }: MockContext, rewrite = true): FileResult {
   if (file.status === 'failed' || file.status === 'skipped' || file.status === 'created') return file;
   if (file.sites.some((s) => s.method === 'test-mock')) return file;
   const original = file.original ?? read(file.path);
@@ -190,8 +199,9 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   // answers the driver of test-called helpers (written by the rewrite) gives and the migrated reader rejects
   const rejected = rewrite ? rejectedAnswerSites(file.path, original, before, fakes.output) : { sites: [], output: fakes.output };
   const undriven = undrivenSites(file.path, original, rewrite ? (fakes.undriven ?? []) : undefined, migratedHandlers, contextOnlyHandlers);
-  if (!mocks && fakes.notes.length === 0 && rejected.sites.length === 0 && undriven.length === 0) return file;
-  const sites = [...(mocks?.sites ?? []), ...undriven, ...rejected.sites];
+  const registrations = renamedRegistrationSites(file.path, original, rejected.output, renamedByImports(file.path, original, paths, renamedIn));
+  if (!mocks && fakes.notes.length === 0 && rejected.sites.length === 0 && undriven.length === 0 && registrations.sites.length === 0) return file;
+  const sites = [...(mocks?.sites ?? []), ...undriven, ...rejected.sites, ...registrations.sites];
   const migrated = sites.filter((s) => s.status === 'migrated').length;
   const rewritten = migrated > 0 || fakes.notes.length > 0;
   const status = file.status === 'unchanged' || file.status === 'flagged' ? (rewritten ? 'changed' : 'flagged') : file.status;
@@ -199,11 +209,21 @@ function withTestMockSites(file: FileResult, { read, migrated: migratedRequests,
   return {
     ...file,
     original,
-    output: rejected.output,
+    output: registrations.output,
     status,
     ...(notes.length > 0 ? { notes } : {}),
     sites: [...file.sites, ...sites].sort((a, b) => a.line - b.line || a.column - b.column),
   };
+}
+
+/** The registration methods renamed in the modules `file` imports, each with those modules (relative to `file`). */
+function renamedByImports(file: string, original: string, paths: Set<string>, renamedIn: ReadonlyMap<string, string[]>): Map<string, string[]> {
+  const byMethod = new Map<string, string[]>();
+  if (renamedIn.size === 0) return byMethod;
+  for (const imported of relativeImports(file, original, paths)) {
+    for (const method of renamedIn.get(imported) ?? []) byMethod.set(method, [...(byMethod.get(method) ?? []), path.relative(path.dirname(file), imported)]);
+  }
+  return byMethod;
 }
 
 /**
