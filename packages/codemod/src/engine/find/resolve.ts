@@ -3,7 +3,7 @@
  * imports), declarations to the function nodes they hold, and the "is this code from the MCP SDK?"
  * test on types.
  */
-import { Node, ts, VariableDeclarationKind, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, ts, VariableDeclarationKind, type CallExpression, type ReferenceFindableNode, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { MCP_PACKAGE_PREFIX } from '@mcp-mrtr/surface';
 
 export type FunctionLike = Node & { getBody?: () => Node | undefined };
@@ -169,6 +169,15 @@ export function functionNameNode(fn: Node): Node | undefined {
   const holder = fn.getParent();
   if ((Node.isArrowFunction(fn) || Node.isFunctionExpression(fn)) && holder && (Node.isVariableDeclaration(holder) || Node.isPropertyAssignment(holder) || Node.isPropertyDeclaration(holder))) return holder.getNameNode();
   return undefined;
+}
+
+/** The call `f(...)`, `obj.f(...)` or `this.f(...)` whose callee `ref` names. */
+export function callOf(ref: Node): CallExpression | undefined {
+  let callee: Node = ref;
+  const parent = ref.getParent();
+  if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
+  const call = callee.getParent();
+  return call && Node.isCallExpression(call) && call.getExpression() === callee ? call : undefined;
 }
 
 /** Walks up through parentheses/casts/`await` from an expression to the node that uses its value. */

@@ -12,7 +12,7 @@ import { Node, type NewExpression, type Project, type SourceFile } from 'ts-morp
 import { DEFAULT_STATE_TTL_SECONDS, MIN_STATE_KEY_BYTES, TARGET_SERVER_PACKAGE } from '@mcp-mrtr/surface';
 import type { Handler } from '../model.js';
 import { declarationOf, unwrapExpression } from '../find/index.js';
-import { functionNameNode, referencesOf } from '../find/resolve.js';
+import { callOf, functionNameNode, referencesOf } from '../find/resolve.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { layoutGeneratedImports } from './imports.js';
 import { flavourOf, type ModuleFlavour } from './module-flavour.js';
@@ -282,10 +282,8 @@ function constructionsThroughParameter(receiver: Node): NewExpression[] {
   const index = fn.getParameters().indexOf(parameter);
   const found: NewExpression[] = [];
   for (const ref of referencesOf(name) ?? []) {
-    const parent = ref.getParent();
-    const callee = parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref ? parent : ref;
-    const call = callee.getParent();
-    if (!call || !Node.isCallExpression(call) || call.getExpression() !== callee) continue;
+    const call = callOf(ref);
+    if (!call) continue;
     if (looksLikeTestFile(call.getSourceFile().getFilePath(), call.getSourceFile().getFullText())) continue;
     const argument = call.getArguments()[index];
     const construction = argument ? resolveConstruction(argument, 0) : undefined;

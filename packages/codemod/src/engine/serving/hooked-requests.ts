@@ -11,9 +11,9 @@
  */
 import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
 import { NOTIFICATION_REGISTRATION, TARGET } from '@mcp-mrtr/surface';
-import { declarationOf, functionNameNode, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
+import { callOf, declarationOf, functionNameNode, referencesOf, unwrapExpression, valueParent } from '../find/resolve.js';
 import { entryContextOf } from '../reach/contexts.js';
-import { callOf, enclosingFunctionName, forEachServedRequest, type SitesOf } from './swallowed-requests.js';
+import { enclosingFunctionName, forEachServedRequest, type SitesOf } from './swallowed-requests.js';
 
 export interface HookedRequest {
   /** `listRoots in server.ts`: the function making the request (`module-level code`), the file relative to the hosting file. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Node, SyntaxKind, ts, type SourceFile } from 'ts-morph';
 import { LEGACY_METHODS, SERVER_METHOD_TO_LEGACY, TARGET } from '@mcp-mrtr/surface';
 import type { Site } from '../model.js';
-import { functionNameNode, referencesOf } from '../find/resolve.js';
+import { callOf, functionNameNode, referencesOf } from '../find/resolve.js';
 import { functionName } from '../reach/index.js';
 import { looksLikeTestFile } from '../test-mocks/find.js';
 import { forEachWantedDescendant } from '../compiler-walk.js';
@@ -170,15 +170,6 @@ function rethrows(block: Node): boolean {
   if (!Node.isBlock(block)) return false;
   const last = block.getStatements().at(-1);
   return last !== undefined && Node.isThrowStatement(last);
-}
-
-/** `f(...)`, `obj.f(...)`, `this.f(...)` where `ref` names the callee. */
-export function callOf(ref: Node): Node | undefined {
-  let callee: Node = ref;
-  const parent = ref.getParent();
-  if (parent && Node.isPropertyAccessExpression(parent) && parent.getNameNode() === ref) callee = parent;
-  const call = callee.getParent();
-  return call && Node.isCallExpression(call) && call.getExpression() === callee ? call : undefined;
 }
 
 /** The innermost named function around `node` (`createServer` for the arrow it registers), named as reach names it. */
